@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { COUNTRY_CODES, CountryCode, REGISTER_TABLE } from '../../registers/register-table';
+import { parseAllowlist, RateLimitAllowEntry } from '../rate-limit/client-key';
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface RegisterConfig {
+  /** Base URL per PURPOSE, from REGISTER_<CC>_<PURPOSE>_URL or the table's default. */
+  urls: Record<string, string>;
+  /** Credential per NAME, from REGISTER_<CC>_<NAME>; absent when not configured. */
+  credentials: Record<string, string | undefined>;
+  /** Operator pause: REGISTER_<CC>_PAUSED=true. */
+  paused: boolean;
+}
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const url = z.string().url();
+const positiveInt = z.coerce.number().int().positive();
+
+/** Every variable the service reads besides the per-register ones: schema, default, meaning (README table). */
+export const ENV_VARIABLES = {
+  PORT: { schema: z.coerce.number().int().min(0).max(65535).default(3000), default: '3000', meaning: 'HTTP port of the api (and of the all-in-one process).' },
+  HOST: { schema: z.string().min(1).default('0.0.0.0'), default: '0.0.0.0', meaning: 'Address the HTTP server binds to.' },
+  DATA_DIR: { schema: z.string().min(1).default('./data'), default: './data', meaning: 'Directory of the embedded PGlite database (used when DATABASE_URL is not set).' },
+  DATABASE_URL: { schema: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(), default: '(none: embedded PGlite)', meaning: 'Postgres connection URL. Set: Postgres; unset: PGlite under DATA_DIR.' },
+  REDIS_URL: { schema: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(), default: '(none: in-process)', meaning: 'Redis URL. Set: Bull job queues and rate-limit counts shared by every replica; unset: in-process job runner and in-memory counts.' },
+  REDIS_KEY_PREFIX: { schema: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only').default('registry-lookup'), default: 'registry-lookup', meaning: 'Prefix of every Redis key (queues, rate-limit counts).' },
+  MIGRATE_ON_BOOT: { schema: bool.default(true), default: 'true', meaning: 'Apply pending migrations at boot (under an advisory lock on Postgres). docker-compose sets false and runs the one-shot migrate service instead.' },
+  PUBLIC_BASE_URL: { schema: url.default('http://localhost:3000'), default: 'http://localhost:3000', meaning: 'Public address of the service: OpenAPI server, attribution, User-Agent of register reads.' },
+  RATE_LIMIT_PER_HOUR: { schema: positiveInt.default(120), default: '120', meaning: 'Requests per hour per client IP (IPv6: per /64) across all /api/public/v1 endpoints.' },
+  RATE_LIMIT_ALLOWLIST: { schema: z.string().default(''), default: '(empty)', meaning: 'Comma-separated CIDR[=limit] entries with a higher limit, or none without "=limit": e.g. "10.0.0.0/8=10000, 2001:db8::/32, 192.0.2.7".' },
+  TRUST_PROXY: { schema: z.string().default('false'), default: 'false', meaning: 'Express "trust proxy": false, a hop count (1 behind one load balancer), or trusted proxy addresses/CIDRs. Decides which IP is counted.' },
+  PROBE_INTERVAL_SECONDS: { schema: positiveInt.default(300), default: '300', meaning: 'Seconds between two probes of one register (one probe per register per slot, whatever the number of workers).' },
+  PROBE_TIMEOUT_MS: { schema: positiveInt.default(10_000), default: '10000', meaning: 'A probe without an answer within this time fails as a timeout.' },
+  REGISTER_TIMEOUT_MS: { schema: positiveInt.default(10_000), default: '10000', meaning: 'Timeout of one live register read.' },
+  SEARCH_MAX_RESULTS: { schema: z.coerce.number().int().min(1).max(100).default(20), default: '20', meaning: 'Most results one search returns.' },
+  LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), default: 'info', meaning: 'Log level of the JSON logs (fatal … trace, or silent).' },
+} as const;
+
+type EnvSchemas = { [K in keyof typeof ENV_VARIABLES]: (typeof ENV_VARIABLES)[K]['schema'] };
+const baseSchema = z.object(
+  Object.fromEntries(Object.entries(ENV_VARIABLES).map(([k, v]) => [k, v.schema])) as unknown as EnvSchemas,
+);
+
+export class AppConfig {
+  readonly role: Role;
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl?: string;
+  readonly redisUrl?: string;
+  /** Prefix of every Redis key (Bull queues, rate-limit counts): lets several deployments share one Redis. */
+  readonly redisKeyPrefix: string;
+  readonly migrateOnBoot: boolean;
+  readonly publicBaseUrl: string;
+  readonly rateLimit: { perHour: number; allowlist: RateLimitAllowEntry[] };
+  /** Express `trust proxy` setting: false, a hop count, or a list of addresses/CIDRs. */
+  readonly trustProxy: boolean | number | string;
+  readonly probe: { intervalSeconds: number; timeoutMs: number };
+  readonly registerTimeoutMs: number;
+  readonly logLevel: string;
+  readonly searchMaxResults: number;
+  readonly registers: Record<CountryCode, RegisterConfig>;
+  readonly apiVersion: string;
+  readonly userAgent: string;
+
+  private constructor(values: Omit<AppConfig, 'isEmbedded' | 'register'>) {
+    Object.assign(this, values);
+  }
+
+  /** True when the service runs on PGlite and the in-process job runner (no Postgres, no Redis). */
+  get isEmbedded(): boolean {
+    return !this.databaseUrl;
+  }
+
+  register(country: CountryCode): RegisterConfig {
+    return this.registers[country];
+  }
+
+  /** Reads and validates the environment once; throws one readable error listing every bad value. */
+  static fromEnv(env: NodeJS.ProcessEnv, role: Role = 'all'): AppConfig {
+    const parsed = baseSchema.safeParse(stripEmpty(env));
+    const problems: string[] = [];
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
+    }
+    let allowlist: RateLimitAllowEntry[] = [];
+    try {
+      allowlist = parseAllowlist(env.RATE_LIMIT_ALLOWLIST ?? '');
+    } catch (e) {
+      problems.push(`RATE_LIMIT_ALLOWLIST: ${(e as Error).message}`);
+    }
+    const registers = {} as Record<CountryCode, RegisterConfig>;
+    for (const def of REGISTER_TABLE) {
+      const urls: Record<string, string> = {};
+      for (const [purpose, endpoint] of Object.entries(def.endpoints)) {
+        const name = `REGISTER_${def.country}_${purpose}_URL`;
+        const value = nonEmpty(env[name]) ?? endpoint.defaultUrl;
+        if (!url.safeParse(value).success) problems.push(`${name}: must be an absolute URL`);
+        urls[purpose] = value.replace(/\/+$/, '');
+      }
+      const credentials: Record<string, string | undefined> = {};
+      for (const name of Object.keys(def.credentials)) {
+        credentials[name] = nonEmpty(env[`REGISTER_${def.country}_${name}`]);
+      }
+      const pausedName = `REGISTER_${def.country}_PAUSED`;
+      const paused = bool.safeParse(nonEmpty(env[pausedName]) ?? 'false');
+      if (!paused.success) problems.push(`${pausedName}: must be true or false`);
+      registers[def.country] = { urls, credentials, paused: paused.success && paused.data };
+    }
+    if (problems.length > 0 || !parsed.success) {
+      throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    }
+    const v = parsed.data;
+    const apiVersion = readApiVersion();
+    return new AppConfig({
+      role,
+      port: v.PORT,
+      host: v.HOST,
+      dataDir: v.DATA_DIR,
+      databaseUrl: v.DATABASE_URL,
+      redisUrl: v.REDIS_URL,
+      redisKeyPrefix: v.REDIS_KEY_PREFIX,
+      migrateOnBoot: v.MIGRATE_ON_BOOT,
+      publicBaseUrl: v.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+      rateLimit: { perHour: v.RATE_LIMIT_PER_HOUR, allowlist },
+      trustProxy: parseTrustProxy(v.TRUST_PROXY),
+      probe: { intervalSeconds: v.PROBE_INTERVAL_SECONDS, timeoutMs: v.PROBE_TIMEOUT_MS },
+      registerTimeoutMs: v.REGISTER_TIMEOUT_MS,
+      logLevel: v.LOG_LEVEL,
+      searchMaxResults: v.SEARCH_MAX_RESULTS,
+      registers,
+      apiVersion,
+      userAgent: `RegistryLookup/${apiVersion} (+${v.PUBLIC_BASE_URL.replace(/\/+$/, '')})`,
+    });
+  }
+}
+
+export const SUPPORTED_COUNTRIES: readonly CountryCode[] = COUNTRY_CODES;
+
+function stripEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') out[k] = v;
+  return out;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+function readApiVersion(): string {
+  // package.json sits two levels above both src/ (ts-jest) and dist/ (compiled).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('../../../package.json') as { version: string }).version;
+}

@@ -1,0 +1,30 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../core/config/app-config';
+import { buildDataSourceOptions } from './data-source-options';
+import { runMigrations } from './migrate';
+
+/**
+ * Postgres (DATABASE_URL) or the embedded PGlite. Migrations are applied while the
+ * DataSource is created (unless MIGRATE_ON_BOOT=false), so no module ever sees an old schema.
+ */
+@Module({})
+export class DatabaseModule {
+  static forConfig(config: AppConfig): DynamicModule {
+    return {
+      module: DatabaseModule,
+      global: true,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({ ...buildDataSourceOptions(config), retryAttempts: 3, retryDelay: 1_000 }),
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options!).initialize();
+            if (config.migrateOnBoot) await runMigrations(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+    };
+  }
+}

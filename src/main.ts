@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module';
+import { AppConfig, Role } from './core/config/app-config';
+import { configureHttpApp } from './http-app';
+
+/**
+ * `npm start`: the all-in-one process (HTTP, jobs and schedules) — on the embedded default
+ * without DATABASE_URL / REDIS_URL. `npm run start:api` (--role=api): HTTP only.
+ */
+async function bootstrap(): Promise<void> {
+  const role: Role = process.argv.includes('--role=api') ? 'api' : 'all';
+  const config = AppConfig.fromEnv(process.env, role);
+  const app = await NestFactory.create(AppModule.forRole(role, config), { bufferLogs: true, bodyParser: false });
+  configureHttpApp(app, config);
+  await app.listen(config.port, config.host);
+}
+
+bootstrap().catch((err: Error) => {
+  console.error(err.message.startsWith('Invalid configuration') ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../core/config/app-config';
+import { ApiError } from '../core/errors/api-error';
+import { REGISTER_STATUSES, RegisterStatus } from '../status/register-status';
+import { RegisterStatusService } from '../status/register-status.service';
+import { ConnectorRegistry } from './connector-registry';
+import { RegisterDto, RegisterListDto } from './dto/register.dto';
+import { CountryCode, REGISTER_TABLE, RegisterProvides } from './register-table';
+
+export const PROVIDES_VALUES = ['officers', 'filings', 'monitoring'] as const;
+
+export interface RegisterFilters {
+  provides?: unknown;
+  status?: unknown;
+}
+
+@Injectable()
+export class RegistersService {
+  constructor(
+    private readonly statuses: RegisterStatusService,
+    private readonly connectors: ConnectorRegistry,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * The registers of the table, filtered: `provides` keeps registers that provide every
+   * listed capability, `status` keeps registers in any listed status. Both take one value or
+   * a comma-separated list.
+   */
+  async list(filters: RegisterFilters): Promise<RegisterListDto> {
+    const provides = parseList('provides', filters.provides, PROVIDES_VALUES);
+    const status = parseList('status', filters.status, REGISTER_STATUSES);
+    const all = await this.describeAll();
+    const registers = all.filter(
+      (r) => provides.every((p) => r.provides[p as keyof RegisterProvides]) && (status.length === 0 || status.includes(r.status)),
+    );
+    return { apiVersion: this.config.apiVersion, count: registers.length, registers };
+  }
+
+  async describe(country: CountryCode): Promise<RegisterDto> {
+    return (await this.describeAll()).find((r) => r.country === country)!;
+  }
+
+  private async describeAll(): Promise<RegisterDto[]> {
+    const current = await this.statuses.all();
+    return REGISTER_TABLE.map((def) => {
+      const s = current.get(def.country)!;
+      const source = this.connectors.get(def.country).source();
+      return {
+        country: def.country,
+        countryName: def.countryName,
+        name: def.name,
+        short: def.short,
+        officialUrl: def.officialUrl,
+        reuseTermsUrl: def.reuseTermsUrl,
+        status: s.status as RegisterStatus,
+        statusReason: s.reason,
+        statusChangedAt: s.changedAt?.toISOString() ?? null,
+        provides: { ...def.provides },
+        liveSource: { kind: source.kind, official: source.official, description: source.description },
+      };
+    });
+  }
+}
+
+function parseList<T extends string>(field: string, raw: unknown, allowed: readonly T[]): T[] {
+  if (raw === undefined) return [];
+  const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [null]));
+  const bad = values.filter((v) => v === null || !allowed.includes(v.trim().toLowerCase() as T));
+  if (bad.length > 0 || values.length === 0) {
+    const shown = bad.filter((v): v is string => v !== null).map((v) => `"${v.slice(0, 40)}"`);
+    throw ApiError.invalidParameter(
+      field,
+      `${field} ${shown.length ? `has an unknown value ${shown.join(', ')}` : 'is malformed'}; allowed values: ${allowed.join(', ')} (one, or several separated by commas).`,
+    );
+  }
+  return values.map((v) => v!.trim().toLowerCase() as T);
+}
+

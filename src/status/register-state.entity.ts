@@ -1,0 +1,24 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { RegisterStatus } from './register-status';
+
+/** The current status of one register, and the streak that decides the next change. */
+@Entity({ name: 'register_state' })
+export class RegisterStateEntity {
+  @PrimaryColumn({ type: 'char', length: 2 })
+  country: string;
+
+  @Column({ type: 'text' })
+  status: RegisterStatus;
+
+  @Column({ type: 'text', nullable: true })
+  reason: string | null;
+
+  @Column({ name: 'changed_at', type: 'timestamptz' })
+  changedAt: Date;
+
+  @Column({ name: 'consecutive_failures', type: 'integer', default: 0 })
+  consecutiveFailures: number;
+
+  @Column({ name: 'consecutive_successes', type: 'integer', default: 0 })
+  consecutiveSuccesses: number;
+}

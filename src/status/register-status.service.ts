@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../core/clock';
+import { ConnectorRegistry } from '../registers/connector-registry';
+import { CountryCode, REGISTER_TABLE } from '../registers/register-table';
+import { RegisterStatus } from './register-status';
+import { RegisterStateEntity } from './register-state.entity';
+import { RegisterStatusTransitionEntity } from './register-status-transition.entity';
+import { StreakState } from './status-rules';
+
+export interface CurrentStatus {
+  status: RegisterStatus;
+  reason: string | null;
+  /** When the status last changed; null before the first probe. */
+  changedAt: Date | null;
+}
+
+const CACHE_MS = 1_000;
+
+/**
+ * The current status of every register: configuration first (paused), then the state the
+ * probes left in the database. Every change is written with a transition row.
+ */
+@Injectable()
+export class RegisterStatusService {
+  private cache?: { at: number; states: Map<string, RegisterStateEntity> };
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly connectors: ConnectorRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  async current(country: CountryCode): Promise<CurrentStatus> {
+    return (await this.all()).get(country)!;
+  }
+
+  async all(): Promise<Map<CountryCode, CurrentStatus>> {
+    const states = await this.states();
+    const result = new Map<CountryCode, CurrentStatus>();
+    for (const { country } of REGISTER_TABLE) {
+      const stored = states.get(country);
+      const pauseReason = this.connectors.pauseReason(country);
+      if (pauseReason) {
+        result.set(country, { status: 'paused', reason: pauseReason, changedAt: stored?.status === 'paused' ? stored.changedAt : null });
+      } else if (!stored) {
+        result.set(country, { status: 'degraded', reason: 'No probe has completed yet.', changedAt: null });
+      } else if (stored.status === 'paused') {
+        result.set(country, { status: 'degraded', reason: 'Resumed; waiting for the next probe.', changedAt: null });
+      } else {
+        result.set(country, { status: stored.status, reason: stored.reason, changedAt: stored.changedAt });
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Writes configuration-driven changes (pausing, resuming) as transitions. Run by the
+   * worker at boot and before each scheduling round.
+   */
+  async reconcile(): Promise<void> {
+    for (const { country } of REGISTER_TABLE) {
+      const pauseReason = this.connectors.pauseReason(country);
+      await this.dataSource.transaction(async (m) => {
+        const stored = await this.lockState(m, country);
+        if (pauseReason && stored?.status !== 'paused') {
+          await this.write(m, country, stored, { status: 'paused', reason: pauseReason, consecutiveFailures: 0, consecutiveSuccesses: 0 });
+        } else if (!pauseReason && stored?.status === 'paused') {
+          await this.write(m, country, stored, { status: 'degraded', reason: 'Resumed; waiting for the next probe.', consecutiveFailures: 0, consecutiveSuccesses: 0 });
+        }
+      });
+    }
+    this.cache = undefined;
+  }
+
+  /** Applies `decide` to the stored state under a row lock and records any transition. */
+  async update(country: CountryCode, decide: (previous: StreakState | null) => StreakState): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      const stored = await this.lockState(m, country);
+      const previous = stored && { status: stored.status, reason: stored.reason, consecutiveFailures: stored.consecutiveFailures, consecutiveSuccesses: stored.consecutiveSuccesses };
+      await this.write(m, country, stored, decide(previous));
+    });
+    this.cache = undefined;
+  }
+
+  async transitions(country: CountryCode, limit = 20): Promise<RegisterStatusTransitionEntity[]> {
+    return this.dataSource.getRepository(RegisterStatusTransitionEntity).find({ where: { country }, order: { at: 'DESC', id: 'DESC' }, take: limit });
+  }
+
+  private async lockState(m: EntityManager, country: CountryCode): Promise<RegisterStateEntity | null> {
+    // The row may not exist yet: create it without a status change, then lock it.
+    return m
+      .getRepository(RegisterStateEntity)
+      .createQueryBuilder('s')
+      .setLock('pessimistic_write')
+      .where('s.country = :country', { country })
+      .getOne();
+  }
+
+  private async write(m: EntityManager, country: CountryCode, stored: RegisterStateEntity | null, next: StreakState): Promise<void> {
+    const now = this.clock.now();
+    let changed = !stored || stored.status !== next.status;
+    if (!stored) {
+      // Two processes may create the first row at once: the loser's insert is a no-op.
+      const inserted: unknown[] = await m.query(
+        `INSERT INTO register_state (country, status, reason, changed_at, consecutive_failures, consecutive_successes)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (country) DO NOTHING RETURNING country`,
+        [country, next.status, next.reason, now, next.consecutiveFailures, next.consecutiveSuccesses],
+      );
+      changed = inserted.length > 0;
+    } else {
+      await m.getRepository(RegisterStateEntity).update(
+        { country },
+        {
+          status: next.status,
+          reason: next.reason,
+          consecutiveFailures: next.consecutiveFailures,
+          consecutiveSuccesses: next.consecutiveSuccesses,
+          ...(changed ? { changedAt: now } : {}),
+        },
+      );
+    }
+    if (changed) {
+      await m.getRepository(RegisterStatusTransitionEntity).insert({ country, fromStatus: stored?.status ?? null, toStatus: next.status, reason: next.reason, at: now });
+    }
+  }
+
+  private async states(): Promise<Map<string, RegisterStateEntity>> {
+    const now = Date.now();
+    if (this.cache && now - this.cache.at < CACHE_MS) return this.cache.states;
+    const rows = await this.dataSource.getRepository(RegisterStateEntity).find();
+    this.cache = { at: now, states: new Map(rows.map((r) => [r.country.trim(), r])) };
+    return this.cache.states;
+  }
+}

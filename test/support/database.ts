@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../src/core/config/app-config';
+import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { runMigrations } from '../../src/database/migrate';
+
+/** True when the real-services suites can run (CI sets both). */
+export const HAS_SERVICES = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+
+/**
+ * A fresh, empty, migrated Postgres database for one test file, created next to the one
+ * DATABASE_URL names; `drop()` removes it.
+ */
+export async function createTestPostgresDatabase(prefix = 'rl_test'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error('DATABASE_URL is not set');
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export type TestBackend = 'pglite' | 'postgres';
+
+/** A migrated DataSource on PGlite (in memory) or on a fresh Postgres database. */
+export async function createTestDataSource(backend: TestBackend): Promise<{ dataSource: DataSource; config: AppConfig; close: () => Promise<void> }> {
+  let drop = async () => undefined as void;
+  let env: NodeJS.ProcessEnv;
+  if (backend === 'postgres') {
+    const db = await createTestPostgresDatabase();
+    drop = db.drop;
+    env = { DATABASE_URL: db.url };
+  } else {
+    env = { DATA_DIR: 'memory://' };
+  }
+  const config = AppConfig.fromEnv(env, 'worker');
+  const dataSource = new DataSource(buildDataSourceOptions(config));
+  await dataSource.initialize();
+  await runMigrations(dataSource);
+  return {
+    dataSource,
+    config,
+    close: async () => {
+      await dataSource.destroy();
+      await drop();
+    },
+  };
+}
