@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import type { AxiosInstance, AxiosResponse } from 'axios';
+import { Clock } from '../../../core/clock';
+import { AppConfig } from '../../../core/config/app-config';
+import { HttpClientFactory } from '../../../core/http/http-client.factory';
+import { findRegister } from '../../register-table';
+import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector } from '../connector';
+import { UpstreamError } from '../upstream-error';
+import { BrregRecord, parseEnhet, parseEnhetSearch, parseFjernetEnhet, parseRoller } from './brreg-parsers';
+
+/** EQUINOR ASA: a long-lived unit, cheap to read. */
+export const NO_PROBE_ORGNR = '923609016';
+
+/** 404 is "no such unit", 410 "removed for legal reasons": both are answers, not failures. */
+const ANSWERS = (status: number) => (status >= 200 && status < 300) || status === 404 || status === 410;
+
+/** Norway: Brønnøysundregistrene's open Enhetsregisteret API (no key). */
+@Injectable()
+export class NoConnector implements RegisterConnector {
+  readonly country = 'NO' as const;
+  private readonly registerName = findRegister('NO')!.name;
+  private readonly api: AxiosInstance;
+  private readonly probeClient: AxiosInstance;
+  private readonly webUrl: string;
+
+  constructor(config: AppConfig, http: HttpClientFactory, private readonly clock: Clock) {
+    this.api = http.forRegister('NO', 'API');
+    this.probeClient = http.forRegister('NO', 'API', { timeoutMs: config.probe.timeoutMs, retries: 0 });
+    this.webUrl = config.register('NO').urls.WEB;
+  }
+
+  source(): ConnectorSource {
+    return { kind: 'native_official', official: true, description: "Brønnøysundregistrene's open Enhetsregisteret API" };
+  }
+
+  unavailableReason(): string | null {
+    return null;
+  }
+
+  async searchByName(name: string, limit: number): Promise<CompanyRecord[]> {
+    const res = await this.get(this.api, '/enheter', { navn: name, size: limit });
+    const retrievedAt = this.clock.now().toISOString();
+    if (res.status !== 200) throw new UpstreamError('http_4xx', `Enhetsregisteret answered HTTP ${res.status} to a search`, res.status);
+    return parseEnhetSearch(json(res)).slice(0, limit).map((r) => this.withSource(r, retrievedAt));
+  }
+
+  async lookup(registrationNumber: string): Promise<CompanyDetail | null> {
+    if (!/^\d{9}$/.test(registrationNumber)) return null;
+    const res = await this.get(this.api, `/enheter/${registrationNumber}`);
+    const retrievedAt = this.clock.now().toISOString();
+    if (res.status === 404) return null;
+    if (res.status === 410) {
+      return { ...this.withSource(parseFjernetEnhet(bodyOrNull(res), registrationNumber), retrievedAt), officers: null };
+    }
+    const record = parseEnhet(json(res));
+    if (record.registrationNumber !== registrationNumber) {
+      throw UpstreamError.invalidResponse(`Enhetsregisteret answered ${registrationNumber} with unit ${record.registrationNumber}`);
+    }
+    const roles = await this.get(this.api, `/enheter/${registrationNumber}/roller`);
+    const { current, resigned } = roles.status === 200 ? parseRoller(json(roles)) : { current: [], resigned: [] };
+    const detail: CompanyDetail = { ...this.withSource(record, retrievedAt), officers: current };
+    if (resigned.length) detail.extra = { ...detail.extra, fratraadteRoller: resigned };
+    return detail;
+  }
+
+  async probe(): Promise<{ httpStatus: number }> {
+    const res = await this.get(this.probeClient, `/enheter/${NO_PROBE_ORGNR}`);
+    if (res.status !== 200) throw new UpstreamError('http_4xx', `Enhetsregisteret answered HTTP ${res.status} to the probe`, res.status);
+    parseEnhet(json(res));
+    return { httpStatus: res.status };
+  }
+
+  private async get(client: AxiosInstance, path: string, params?: Record<string, unknown>): Promise<AxiosResponse> {
+    try {
+      return await client.get(path, { params, validateStatus: ANSWERS });
+    } catch (err) {
+      throw UpstreamError.from(err);
+    }
+  }
+
+  private withSource(record: BrregRecord, retrievedAt: string): CompanyRecord {
+    return {
+      ...record,
+      source: {
+        register: this.registerName,
+        url: `${this.webUrl}/nb/oppslag/enheter/${record.registrationNumber}`,
+        official: true,
+        kind: 'native_official',
+        retrievedAt,
+      },
+    };
+  }
+}
+
+/** The parsed JSON body; axios leaves a body that is not JSON (an HTML error page) as a string. */
+function json(res: AxiosResponse): unknown {
+  if (res.data === null || typeof res.data !== 'object') {
+    throw UpstreamError.invalidResponse('Enhetsregisteret sent a body that is not JSON', res.status);
+  }
+  return res.data;
+}
+
+function bodyOrNull(res: AxiosResponse): unknown {
+  return res.data !== null && typeof res.data === 'object' ? res.data : null;
+}

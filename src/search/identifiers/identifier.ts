@@ -1,0 +1,22 @@
+/**
+ * What a query is, decided offline before any request: a registration number in the
+ * country's format (normalised for lookup), a number-shaped query whose check digit is
+ * wrong, or a name.
+ */
+export type IdentifierMatch =
+  | {
+      kind: 'number';
+      /** The number as the register keys it (for example the SIREN of a SIRET, zero-padded GB numbers). */
+      registrationNumber: string;
+      /** Which identifier was recognised: 'orgnr', 'siren', 'siret', 'company_number', 'cvr', 'abn', 'acn', 'bn9', 'corporation_number'… */
+      scheme: string;
+    }
+  | { kind: 'invalid'; message: string }
+  | { kind: 'name' };
+
+export type IdentifierRecognizer = (query: string) => IdentifierMatch;
+
+/** Removes the separators people type inside numbers: spaces (incl. no-break), dots, dashes, slashes. */
+export function compactNumber(query: string): string {
+  return query.replace(/[\s\u00a0\u202f.\-‐‑–—/]/g, '');
+}
