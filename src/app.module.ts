@@ -1,4 +1,4 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, Role } from './core/config/app-config';
 import { CoreModule } from './core/core.module';
 import { ProblemsController } from './core/errors/problems.controller';
@@ -6,7 +6,6 @@ import { HealthModule } from './core/health/health.module';
 import { JobsModule } from './core/jobs/jobs.module';
 import { LoggingModule } from './core/logging/logging.module';
 import { OpenApiController, OpenApiDocument } from './core/openapi/openapi.controller';
-import { RateLimitMiddleware } from './core/rate-limit/rate-limit.middleware';
 import { RateLimitModule } from './core/rate-limit/rate-limit.module';
 import { DatabaseModule } from './database/database.module';
 import { McpModule } from './mcp/mcp.module';
@@ -14,18 +13,14 @@ import { RegistersModule } from './registers/registers.module';
 import { SearchModule } from './search/search.module';
 import { StatusModule } from './status/status.module';
 
-/** Everything that answers HTTP: rate limit on /api/public/v1, docs, health. */
+/** Everything that answers HTTP: docs, health, problems (the rate limit is mounted in http-app.ts). */
 @Module({
   imports: [RateLimitModule, HealthModule, McpModule],
   controllers: [OpenApiController, ProblemsController],
   providers: [OpenApiDocument],
   exports: [OpenApiDocument],
 })
-export class HttpModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RateLimitMiddleware).forRoutes({ path: 'api/public/v1/*path', method: RequestMethod.ALL }, { path: 'api/public/v1', method: RequestMethod.ALL });
-  }
-}
+export class HttpModule {}
 
 /**
  * One application, three roles: `api` serves HTTP and runs no job or schedule; `worker` runs

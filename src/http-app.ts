@@ -3,9 +3,14 @@ import { ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cors from 'cors';
+import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './core/config/app-config';
+import { ApiError } from './core/errors/api-error';
+import { writeProblem } from './core/errors/problem-details.filter';
+import { assignRequestId } from './core/logging/request-id';
 import { OpenApiDocument } from './core/openapi/openapi.controller';
+import { RateLimitMiddleware } from './core/rate-limit/rate-limit.middleware';
 import { PROBLEM_CODES, PROBLEMS } from './core/errors/problem-catalog';
 
 /** Headers browser code may read from our responses. */
@@ -21,6 +26,10 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   express.set('query parser', 'simple');
+  express.use((req: Request, res: Response, next: NextFunction) => {
+    assignRequestId(req, res);
+    next();
+  });
   // The read API is open to any origin, without credentials; browsers may read the rate-limit headers.
   express.use(
     '/api/public',
@@ -33,6 +42,12 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
       maxAge: 86_400,
     }),
   );
+  // Counted before any routing, as a prefix match: unknown paths, wrong methods and paths
+  // that no route can even decode are counted and carry the headers too.
+  const rateLimit = app.get(RateLimitMiddleware);
+  express.use('/api/public/v1', (req: Request, res: Response, next: NextFunction) => {
+    rateLimit.use(req, res, next).catch((err: unknown) => (err instanceof ApiError ? writeProblem(req, res, err) : next(err)));
+  });
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true }));
   app.enableShutdownHooks();
 

@@ -1,14 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+import { assignRequestId } from './request-id';
 
 /**
- * Structured JSON logs (pino). Each HTTP request gets an id — the caller's X-Request-Id when
- * it is a sane token, otherwise a fresh UUID — echoed in the X-Request-Id response header and
+ * Structured JSON logs (pino). Each HTTP request's id (request-id.ts) is on its log lines and
  * in problem documents. Only method, path and status are logged of a request: no headers, so
  * no credentials; register credentials never reach a log line.
  */
@@ -22,12 +18,7 @@ export class LoggingModule {
           pinoHttp: {
             level: config.logLevel,
             base: { service: 'registry-lookup', role: config.role },
-            genReqId: (req: IncomingMessage, res: ServerResponse) => {
-              const incoming = req.headers['x-request-id'];
-              const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-              res.setHeader('X-Request-Id', id);
-              return id;
-            },
+            genReqId: assignRequestId,
             serializers: {
               req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

@@ -1,0 +1,64 @@
+import { ENV_VARIABLES } from '../core/config/app-config';
+import { PROBLEM_CODES, PROBLEMS } from '../core/errors/problem-catalog';
+import type { ConnectorSource } from '../registers/connectors/connector';
+import { CountryCode, REGISTER_TABLE } from '../registers/register-table';
+
+/**
+ * The README's tables, rendered from the code that decides them (the config schema, the
+ * register table, the problem catalogue, the connectors). `npm run docs:readme` rewrites
+ * them; a unit test fails when the README and the code disagree.
+ */
+export function renderConfigTable(): string {
+  const rows: string[][] = Object.entries(ENV_VARIABLES).map(([name, v]) => [`\`${name}\``, v.default, v.meaning]);
+  for (const def of REGISTER_TABLE) {
+    for (const [purpose, endpoint] of Object.entries(def.endpoints)) {
+      rows.push([`\`REGISTER_${def.country}_${purpose}_URL\``, endpoint.defaultUrl, `${def.short}: ${endpoint.description}.`]);
+    }
+    for (const [name, credential] of Object.entries(def.credentials)) {
+      const required = def.requiredCredentials.includes(name) ? ' Required for live reads: without it the register is paused.' : '';
+      rows.push([`\`REGISTER_${def.country}_${name}\``, '(none)', `${def.short}: ${credential.description}.${required}`]);
+    }
+    rows.push([`\`REGISTER_${def.country}_PAUSED\``, 'false', `true pauses ${def.short}: no live reads, no probes; searches answer from the fallback dataset.`]);
+  }
+  return table(['Variable', 'Default', 'Meaning'], rows);
+}
+
+export type SourceOf = (country: CountryCode, withCredentials: boolean) => ConnectorSource & { paused: boolean };
+
+export function renderCoverageTable(sourceOf: SourceOf): string {
+  const describe = (s: ConnectorSource & { paused: boolean }) =>
+    s.paused ? 'paused: fallback dataset only' : `${s.description} (${s.official ? 'official' : 'not official'})`;
+  const rows = REGISTER_TABLE.map((def) => {
+    const credentials = Object.keys(def.credentials).map((n) => `\`REGISTER_${def.country}_${n}\``).join(', ');
+    return [
+      `${def.country} — ${def.short}`,
+      describe(sourceOf(def.country, false)),
+      credentials ? `${describe(sourceOf(def.country, true))} — with ${credentials}` : 'no credential needed',
+      def.provides.officers ? 'yes' : 'no',
+      def.doesNotPublish,
+    ];
+  });
+  return table(['Register', 'Live source without credentials', 'With credentials', 'Officers', 'Not published / not served'], rows);
+}
+
+export function renderErrorTable(): string {
+  return table(
+    ['HTTP', 'code', 'When'],
+    PROBLEM_CODES.map((c) => [String(PROBLEMS[c].status), `\`${c}\``, PROBLEMS[c].description]),
+  );
+}
+
+function table(header: string[], rows: string[][]): string {
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+}
+
+/** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */
+export function replaceSection(document: string, name: string, content: string): string {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const i = document.indexOf(start);
+  const j = document.indexOf(end);
+  if (i < 0 || j < i) throw new Error(`README has no ${name} section`);
+  return `${document.slice(0, i + start.length)}\n${content}\n${document.slice(j)}`;
+}

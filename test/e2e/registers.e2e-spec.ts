@@ -1,0 +1,78 @@
+import { REGISTER_TABLE } from '../../src/registers/register-table';
+import { startTestApp, TestApp } from '../support/test-app';
+
+jest.setTimeout(60_000);
+
+async function get(app: TestApp, path: string): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(app.url + path);
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+describe('GET /api/public/v1/registers', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { REGISTER_NO_PAUSED: 'true', REGISTER_DK_USERNAME: 'user', REGISTER_DK_PASSWORD: 'secret' } });
+  });
+  afterAll(() => app.close());
+
+  it('lists the six registers of the register table with their facts, provides and status', async () => {
+    const { status, body, headers } = await get(app, '/api/public/v1/registers');
+    expect(status).toBe(200);
+    expect(headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    expect(body.apiVersion).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(body.count).toBe(6);
+    expect(body.registers.map((r: any) => r.country)).toEqual(['GB', 'AU', 'CA', 'FR', 'DK', 'NO']);
+    for (const def of REGISTER_TABLE) {
+      const r = body.registers.find((x: any) => x.country === def.country);
+      expect(r).toMatchObject({
+        countryName: def.countryName,
+        name: def.name,
+        short: def.short,
+        officialUrl: def.officialUrl,
+        reuseTermsUrl: def.reuseTermsUrl,
+        provides: def.provides,
+      });
+      expect(['live', 'degraded', 'paused']).toContain(r.status);
+      expect(r.liveSource).toEqual(expect.objectContaining({ kind: expect.any(String), official: expect.any(Boolean) }));
+    }
+    const byCountry = Object.fromEntries(body.registers.map((r: any) => [r.country, r]));
+    // AU needs a GUID that is not configured; NO is paused by the operator; DK has its credentials.
+    expect(byCountry.AU).toMatchObject({ status: 'paused', statusReason: expect.stringMatching(/GUID/) });
+    expect(byCountry.NO).toMatchObject({ status: 'paused', statusReason: expect.stringContaining('REGISTER_NO_PAUSED') });
+    expect(byCountry.DK.status).not.toBe('paused');
+    // Without internet (every register points at a closed port here) nothing is live.
+    expect(byCountry.GB.status).toBe('degraded');
+    expect(byCountry.GB.statusReason).toEqual(expect.any(String));
+    // France without an INSEE key reads the public mirror: never official.
+    expect(byCountry.FR.liveSource).toMatchObject({ official: false, kind: 'public_mirror:recherche-entreprises' });
+  });
+
+  it('filters by status and by provides, case-insensitively and with comma lists', async () => {
+    const paused = await get(app, '/api/public/v1/registers?status=PAUSED');
+    expect(paused.body.registers.map((r: any) => r.country).sort()).toEqual(['AU', 'NO']);
+    expect(paused.body.count).toBe(2);
+    const notPaused = await get(app, '/api/public/v1/registers?status=live,degraded');
+    expect(notPaused.body.count).toBe(4);
+    const officers = await get(app, '/api/public/v1/registers?provides=officers');
+    expect(officers.body.registers.map((r: any) => r.country)).toEqual(REGISTER_TABLE.filter((r) => r.provides.officers).map((r) => r.country));
+    const both = await get(app, '/api/public/v1/registers?provides=officers&status=paused');
+    expect(both.body.registers.map((r: any) => r.country)).toEqual(['NO']);
+    const filings = await get(app, '/api/public/v1/registers?provides=filings');
+    expect(filings.body).toMatchObject({ count: 0, registers: [] });
+  });
+
+  it.each([
+    ['status=bogus', 'status', 'live, degraded, paused'],
+    ['provides=directors', 'provides', 'officers, filings, monitoring'],
+    ['status=', 'status', 'live, degraded, paused'],
+    ['status=live&status=%27%3B--', 'status', 'live, degraded, paused'],
+  ])('rejects %s with 400 invalid_parameter listing the allowed values', async (query, field, allowed) => {
+    const res = await fetch(`${app.url}/api/public/v1/registers?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({ status: 400, code: 'invalid_parameter', errors: [{ field, code: 'invalid_parameter' }] });
+    expect(body.detail).toContain(allowed);
+  });
+});
