@@ -24,7 +24,7 @@ describe('GET /api/public/v1/status after scheduled probes', () => {
     now: '2026-11-22T12:00:00.000Z',
   };
   // Which registers fail at each instant; the others answer with their recorded responses.
-  const failing: Record<string, CountryCode[]> = {
+  const failing: Record<'t0' | 't1' | 't2' | 't3' | 't4', CountryCode[]> = {
     t0: ['GB', 'CA'],
     t1: ['GB', 'CA'],
     t2: ['GB', 'CA'],

@@ -19,7 +19,7 @@ export interface TestApp {
   url: string;
   config: AppConfig;
   clock: ManualClock;
-  get<T>(token: new (...args: never[]) => T): T;
+  get<T>(token: abstract new (...args: never[]) => T): T;
   close(): Promise<void>;
 }
 
