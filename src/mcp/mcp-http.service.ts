@@ -1,0 +1,79 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppConfig } from '../core/config/app-config';
+import { RegistersService } from '../registers/registers.service';
+import { SearchService } from '../search/search.service';
+import { StatusReportService } from '../status/status-report.service';
+import { checkPostHeaders, MAX_BODY_BYTES, parseMessage, readBody, writeJsonRpcError } from './json-rpc-http';
+import { createMcpServer } from './mcp-server.factory';
+import type { McpToolServices } from './mcp-tools';
+
+/** Only POST carries messages: no SSE stream is offered (GET) and there is no session to end (DELETE). */
+export const MCP_ALLOWED_METHODS = 'POST, OPTIONS';
+
+/**
+ * Streamable HTTP, stateless: every POST gets a fresh McpServer and transport (no session id,
+ * so any api replica answers any request) and JSON answers rather than SSE streams. The body
+ * is read and checked here first, since the app runs without a body parser and the SDK
+ * would accept a batch.
+ */
+@Injectable()
+export class McpHttpService implements OnModuleInit {
+  private readonly logger = new Logger(McpHttpService.name);
+  private services!: McpToolServices;
+
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * The same service instances the REST controllers use. They live in role-dependent dynamic
+   * modules (SearchModule.forRole…) that this static module cannot import without creating
+   * second instances, so they are looked up in the application's container.
+   */
+  onModuleInit(): void {
+    const find = <T>(token: new (...args: never[]) => T): T => this.moduleRef.get(token, { strict: false });
+    this.services = { search: find(SearchService), registers: find(RegistersService), status: find(StatusReportService) };
+  }
+
+  async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = checkPostHeaders(req);
+    if (refused) return writeJsonRpcError(res, refused);
+    let read: Awaited<ReturnType<typeof readBody>>;
+    try {
+      read = await readBody(req);
+    } catch {
+      // The client went away while sending the body: nobody is left to answer.
+      res.destroy();
+      return;
+    }
+    if (read.tooLarge) {
+      // The rest of an oversized body is not read: close the connection rather than drain it.
+      return writeJsonRpcError(res, { status: 413, code: -32000, message: `Payload Too Large: the request body exceeds ${MAX_BODY_BYTES} bytes`, headers: { Connection: 'close' } });
+    }
+    const parsed = parseMessage(read.body);
+    if (!parsed.ok) return writeJsonRpcError(res, parsed.refusal);
+
+    const server = createMcpServer(this.services, this.config.apiVersion);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, parsed.message);
+    } catch (err) {
+      this.logger.error({ err }, 'MCP request failed');
+      writeJsonRpcError(res, { status: 500, code: -32603, message: 'Internal error' });
+    }
+  }
+
+  notAllowed(res: ServerResponse): void {
+    const message = 'Method Not Allowed: POST one JSON-RPC message per request; this stateless server offers no SSE stream (GET) and has no session to end (DELETE)';
+    writeJsonRpcError(res, { status: 405, code: -32000, message, headers: { Allow: MCP_ALLOWED_METHODS } });
+  }
+}

@@ -1,0 +1,114 @@
+import { Logger } from '@nestjs/common';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ApiError } from '../core/errors/api-error';
+import { PROBLEMS, problemTypeUri } from '../core/errors/problem-catalog';
+import { MCP_INSTRUCTIONS, MCP_TOOLS, MCP_TOOLS_BY_NAME, McpToolServices } from './mcp-tools';
+
+export const MCP_SERVER_NAME = 'registry-lookup';
+
+const logger = new Logger('McpTools');
+
+/**
+ * tools/call as the Server class routes it: the SDK's wrapper validates the request against
+ * CallToolRequestSchema (-32602 when malformed) before this handler runs. A schema that lets
+ * any params through keeps the generic parse in front of it from turning a malformed call
+ * into -32603.
+ */
+const ToolsCallRequest = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
+const ToolsCallParams = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
+
+/**
+ * One MCP server for one HTTP request (stateless Streamable HTTP: any replica answers any
+ * request). The tools are registered on McpServer, which publishes them in tools/list with
+ * their JSON Schemas; tools/call is routed here instead of through McpServer's own handler,
+ * because that one answers an unknown tool or malformed arguments with an isError result
+ * where the protocol wants a JSON-RPC -32602 error.
+ */
+export function createMcpServer(services: McpToolServices, version: string): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: 'Registry Lookup', version },
+    { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
+  );
+  for (const tool of MCP_TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      },
+      // Never called: tools/call is answered by callTool below.
+      () => {
+        throw new McpError(ErrorCode.InternalError, 'unreachable');
+      },
+    );
+  }
+  server.server.setRequestHandler(ToolsCallRequest, (request) => callTool(services, ToolsCallParams.parse(request.params)));
+  return server;
+}
+
+export async function callTool(services: McpToolServices, params: z.output<typeof ToolsCallParams>): Promise<CallToolResult> {
+  const tool = MCP_TOOLS_BY_NAME.get(params.name);
+  if (!tool) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${params.name.slice(0, 100)}". Available tools: ${MCP_TOOLS.map((t) => t.name).join(', ')}.`);
+  }
+  const args = tool.input.safeParse(params.arguments ?? {});
+  if (!args.success) {
+    throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${tool.name}: ${z.prettifyError(args.error)}`);
+  }
+  let result: Record<string, unknown>;
+  try {
+    result = (await tool.run(services, args.data)) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof ApiError) return toolError(err);
+    logger.error({ err, tool: tool.name }, 'MCP tool failed');
+    return toolError(new ApiError('internal_error', 'An internal error occurred.'));
+  }
+  const checked = tool.output.safeParse(result);
+  if (!checked.success) {
+    // A DTO changed without its output schema: say so loudly rather than send a result the client will reject.
+    logger.error({ tool: tool.name, issues: checked.error.issues.slice(0, 5) }, 'MCP tool result does not match its outputSchema');
+    throw new McpError(ErrorCode.InternalError, `The result of ${tool.name} does not match its output schema.`);
+  }
+  return {
+    content: [
+      { type: 'text', text: tool.summarize(result) },
+      { type: 'text', text: JSON.stringify(result) },
+    ],
+    structuredContent: result,
+  };
+}
+
+/** How a model can recover from each business failure. */
+const HINTS: Partial<Record<ApiError['code'], string>> = {
+  missing_parameter: 'Give every required argument a non-empty value.',
+  invalid_query: 'Give a company name of 2–200 characters, or a registration number in the country’s format with a correct check digit.',
+  invalid_parameter: 'Use one of the allowed values listed in the message.',
+  country_not_covered: 'Use one of the covered country codes listed in the message (list_registers shows them all).',
+  company_not_found: 'Check the registration number, or find the company by name with search_companies.',
+  upstream_error: 'The register did not answer and no fallback record could stand in: retry later, and check get_register_status.',
+  internal_error: 'Retry later.',
+};
+
+/**
+ * A business failure as a tool result the model can read and recover from: isError, a text
+ * line with the contract code, and the same problem document the REST endpoint would answer
+ * with, as JSON text. No structuredContent: SDK clients validate any structuredContent
+ * against the tool's outputSchema even when isError is set, so an error object there would
+ * turn a recoverable failure into a client-side exception.
+ */
+export function toolError(error: ApiError): CallToolResult {
+  const hint = HINTS[error.code];
+  const problem = { type: problemTypeUri(error.code), title: PROBLEMS[error.code].title, status: error.status, detail: error.detail, code: error.code, ...error.extras, ...(hint ? { hint } : {}) };
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: `Error ${error.code}: ${error.detail}${hint ? ` ${hint}` : ''}` },
+      { type: 'text', text: JSON.stringify({ error: problem }) },
+    ],
+  };
+}
