@@ -1,16 +1,11 @@
-import { existsSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { MCP_TOOLS } from '../../src/mcp/mcp-tools';
+import { describeWithBrowser, launchChromium, startOtherOrigin } from '../support/browser';
 import { startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(120_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && !process.env.REQUIRE_BROWSER) console.log(`mcp-browser: skipped, no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or REQUIRE_BROWSER=1 to fail instead)`);
-const describeBrowser = available || process.env.REQUIRE_BROWSER ? describe : describe.skip;
+const describeBrowser = describeWithBrowser('mcp-browser');
 
 /** The page another site would serve: it calls the MCP endpoint cross-origin with fetch. */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>agent</title>
@@ -27,21 +22,19 @@ async function listTools(endpoint) {
 
 describeBrowser('MCP from a browser page on another origin (headless Chromium)', () => {
   let app: TestApp;
-  let site: Server;
+  let site: { url: string; close: () => Promise<void> };
   let siteUrl: string;
   let browser: Browser;
 
   beforeAll(async () => {
     app = await startTestApp();
-    site = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(PAGE));
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    // "localhost" vs the app's 127.0.0.1, and another port: a different origin on both counts.
-    siteUrl = `http://localhost:${(site.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    site = await startOtherOrigin(PAGE);
+    siteUrl = site.url;
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => site?.close(resolve));
+    await site?.close();
     await app?.close();
   });
 
