@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../core/config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { runMigrations } from './migrate';
+import { seedBundledSample } from '../dataset/seed/bundled-sample';
 
 /**
  * Postgres (DATABASE_URL) or the embedded PGlite. Migrations are applied while the
@@ -20,7 +21,10 @@ export class DatabaseModule {
           useFactory: () => ({ ...buildDataSourceOptions(config), retryAttempts: 3, retryDelay: 1_000 }),
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
-            if (config.migrateOnBoot) await runMigrations(dataSource);
+            if (config.migrateOnBoot) {
+              await runMigrations(dataSource);
+              if (config.datasetSeed) await seedBundledSample(dataSource);
+            }
             return dataSource;
           },
         }),

@@ -157,7 +157,8 @@ export class SearchService {
           errorClass: failure.errorClass,
         });
       }
-      return { records, provenance: { status: 'degraded', warning: await this.fallbackWarning(country, `${register.short} did not answer (${failure.errorClass})`, records.length) } };
+      const source = this.connectors.get(country).source();
+      return { records, provenance: { status: 'degraded', warning: await this.fallbackWarning(country, `${capitalize(source.description)} did not answer (${failure.errorClass})`, records.length) } };
     }
   }
 
@@ -182,6 +183,10 @@ export class SearchService {
   private attribution(register: RegisterDefinition): string {
     return `Data from ${register.name} (${register.officialUrl}), provided by Registry Lookup (${this.config.publicBaseUrl}). Reuse is subject to the register's own terms: ${register.reuseTermsUrl}`;
   }
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 function stripOfficers(detail: CompanyDetail): CompanyRecord {

@@ -39,7 +39,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const mode = options.mode ?? MODE;
   const role = options.role ?? 'all';
   let dropDatabase = async () => undefined as void;
-  const env: Record<string, string> = { LOG_LEVEL: 'silent', PROBE_INTERVAL_SECONDS: '300', ...unreachableRegisters(), ...options.env };
+  const env: Record<string, string> = { LOG_LEVEL: 'silent', PROBE_INTERVAL_SECONDS: '300', DATASET_SEED: 'false', ...unreachableRegisters(), ...options.env };
   if (mode === 'services') {
     if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error('services mode needs DATABASE_URL and REDIS_URL');
     const db = await createTestPostgresDatabase();

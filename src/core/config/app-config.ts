@@ -35,6 +35,7 @@ export const ENV_VARIABLES = {
   PROBE_INTERVAL_SECONDS: { schema: positiveInt.default(300), default: '300', meaning: 'Seconds between two probes of one register (one probe per register per slot, whatever the number of workers).' },
   PROBE_TIMEOUT_MS: { schema: positiveInt.default(10_000), default: '10000', meaning: 'A probe without an answer within this time fails as a timeout.' },
   REGISTER_TIMEOUT_MS: { schema: positiveInt.default(10_000), default: '10000', meaning: 'Timeout of one live register read.' },
+  DATASET_SEED: { schema: bool.default(true), default: 'true', meaning: 'Load the bundled sample of real records (65 companies from recorded register answers) into the fallback dataset at migration time, without overwriting imported rows.' },
   SEARCH_MAX_RESULTS: { schema: z.coerce.number().int().min(1).max(100).default(20), default: '20', meaning: 'Most results one search returns.' },
   LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), default: 'info', meaning: 'Log level of the JSON logs (fatal … trace, or silent).' },
 } as const;
@@ -54,6 +55,7 @@ export class AppConfig {
   /** Prefix of every Redis key (Bull queues, rate-limit counts): lets several deployments share one Redis. */
   readonly redisKeyPrefix: string;
   readonly migrateOnBoot: boolean;
+  readonly datasetSeed: boolean;
   readonly publicBaseUrl: string;
   readonly rateLimit: { perHour: number; allowlist: RateLimitAllowEntry[] };
   /** Express `trust proxy` setting: false, a hop count, or a list of addresses/CIDRs. */
@@ -124,6 +126,7 @@ export class AppConfig {
       redisUrl: v.REDIS_URL,
       redisKeyPrefix: v.REDIS_KEY_PREFIX,
       migrateOnBoot: v.MIGRATE_ON_BOOT,
+      datasetSeed: v.DATASET_SEED,
       publicBaseUrl: v.PUBLIC_BASE_URL.replace(/\/+$/, ''),
       rateLimit: { perHour: v.RATE_LIMIT_PER_HOUR, allowlist },
       trustProxy: parseTrustProxy(v.TRUST_PROXY),
