@@ -20,6 +20,8 @@ export interface RegisterEndpoint {
   defaultUrl: string;
   description: string;
   politeness: Politeness;
+  /** Only the base of record links (source.url): never read by the service. */
+  linksOnly?: boolean;
 }
 
 export interface RegisterCredential {
@@ -121,6 +123,7 @@ export const REGISTER_TABLE: readonly RegisterDefinition[] = [
         defaultUrl: 'https://ised-isde.canada.ca/cc/lgcy',
         description: 'Federal corporation search pages (record links)',
         politeness: { maxConcurrent: 2, minTimeMs: 250 },
+        linksOnly: true,
       },
     },
     credentials: { API_KEY: { description: 'ISED API Store user-key (directors as officers)' } },
@@ -150,6 +153,7 @@ export const REGISTER_TABLE: readonly RegisterDefinition[] = [
         defaultUrl: 'https://annuaire-entreprises.data.gouv.fr',
         description: "Annuaire des Entreprises record pages (human-readable links)",
         politeness: { maxConcurrent: 2, minTimeMs: 250 },
+        linksOnly: true,
       },
     },
     credentials: { API_KEY: { description: 'INSEE API Sirene key (X-INSEE-Api-Key-Integration)' } },
@@ -174,6 +178,7 @@ export const REGISTER_TABLE: readonly RegisterDefinition[] = [
         defaultUrl: 'https://datacvr.virk.dk',
         description: 'datacvr.virk.dk record pages',
         politeness: { maxConcurrent: 2, minTimeMs: 250 },
+        linksOnly: true,
       },
     },
     credentials: {
@@ -201,6 +206,7 @@ export const REGISTER_TABLE: readonly RegisterDefinition[] = [
         defaultUrl: 'https://virksomhet.brreg.no',
         description: 'virksomhet.brreg.no record pages',
         politeness: { maxConcurrent: 2, minTimeMs: 250 },
+        linksOnly: true,
       },
     },
     credentials: {},

@@ -17,7 +17,8 @@ export async function startFakeRegisters(): Promise<FakeRegisters> {
   const fakes: Record<string, FakeRegister> = {};
   const env: Record<string, string> = {};
   for (const def of REGISTER_TABLE) {
-    for (const purpose of Object.keys(def.endpoints)) {
+    for (const [purpose, endpoint] of Object.entries(def.endpoints)) {
+      if (endpoint.linksOnly) continue;
       const fake = await new FakeRegister().start();
       fakes[`${def.country}_${purpose}`] = fake;
       env[`REGISTER_${def.country}_${purpose}_URL`] = fake.url;

@@ -74,13 +74,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 }
 
 /**
- * Every register endpoint on a closed loopback port unless a test points it at a fake:
- * no test ever reaches for the internet.
+ * Every register endpoint the service reads on a closed loopback port unless a test points
+ * it at a fake: no test ever reaches for the internet. (Link-only bases keep their real
+ * addresses, as record URLs must.)
  */
 export function unreachableRegisters(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const def of REGISTER_TABLE) {
-    for (const purpose of Object.keys(def.endpoints)) {
+    for (const [purpose, endpoint] of Object.entries(def.endpoints)) {
+      if (endpoint.linksOnly) continue;
       env[`REGISTER_${def.country}_${purpose}_URL`] = `http://127.0.0.1:9/${def.country.toLowerCase()}/${purpose.toLowerCase()}`;
     }
   }

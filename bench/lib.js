@@ -1,0 +1,85 @@
+'use strict';
+// Shared by the benchmark scripts: ports, waiting, autocannon runs, the compiled app.
+const { spawn, spawnSync } = require('node:child_process');
+const { existsSync } = require('node:fs');
+const { createServer } = require('node:net');
+const { join } = require('node:path');
+const autocannon = require('autocannon');
+
+const ROOT = join(__dirname, '..');
+
+function run(cmd, args, env = {}) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`);
+}
+
+/** Compiles dist/ unless BENCH_NO_BUILD=1 and it is there. */
+function ensureBuilt() {
+  if (process.env.BENCH_NO_BUILD === '1' && existsSync(join(ROOT, 'dist/main.js'))) return;
+  console.log('building dist/ …');
+  run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+/** autocannon run; fails on any non-2xx answer, error or timeout (a fast error is no result). */
+function cannon(title, opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: Number(process.env.BENCH_CONNECTIONS ?? 10), duration: Number(process.env.BENCH_SECONDS ?? 10), ...opts }, (err, result) => {
+      if (err) return reject(err);
+      const bad = result.non2xx + result.errors + result.timeouts;
+      if (bad > 0) return reject(new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`));
+      resolve({ title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total });
+    });
+  });
+}
+
+/** Every register endpoint at a closed loopback port: nothing leaves the machine. */
+function closedRegisters() {
+  const { REGISTER_TABLE } = require(join(ROOT, 'dist/registers/register-table.js'));
+  const env = {};
+  for (const def of REGISTER_TABLE) for (const [purpose, endpoint] of Object.entries(def.endpoints)) if (!endpoint.linksOnly) env[`REGISTER_${def.country}_${purpose}_URL`] = `http://127.0.0.1:9/${def.country.toLowerCase()}/${purpose.toLowerCase()}`;
+  return env;
+}
+
+/** Starts the compiled app (or any script) and returns the child process. */
+function startNode(args, env) {
+  return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function row(label, x) {
+  return `${label.padEnd(44)} ${x.rps.toFixed(0).padStart(8)} ${String(x.p50).padStart(7)} ${String(x.p99).padStart(7)}`;
+}
+
+const HEADER = `${'endpoint'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`;
+
+module.exports = { ROOT, run, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER };
