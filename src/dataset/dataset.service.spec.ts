@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { createTestDataSource, TestBackend } from '../../test/support/database';
+import { fixtureText, openDataFile, realEnheter, realVirksomhedLines } from '../../test/support/dataset-fixtures';
+import type { AppConfig } from '../core/config/app-config';
+import { DatasetService, searchSql } from './dataset.service';
+import { importDataset } from './import/dataset-importer';
+
+const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+jest.setTimeout(60_000);
+
+const PRODUCED = new Date('2025-01-10T06:30:00Z');
+
+describe.each(BACKENDS)('DatasetService on %s', (backend) => {
+  let dataSource: DataSource;
+  let config: AppConfig;
+  let close: () => Promise<void>;
+  let service: DatasetService;
+  let dir: string;
+
+  beforeAll(async () => {
+    ({ dataSource, config, close } = await createTestDataSource(backend));
+    service = new DatasetService(dataSource);
+    dir = mkdtempSync(join(tmpdir(), 'rl-dataset-'));
+    const load = async (country: string, name: string, data: string, format?: string) => {
+      const file = join(dir, name);
+      writeFileSync(file, data);
+      await importDataset({ dataSource, config, country, file, format, producedAt: PRODUCED });
+    };
+    // Derived from the documented Enhet shape of SESAM STASJON: the register's own unit, to
+    // test accent folding on a name that has the letters (no recorded unit has them).
+    const brreg = { ...realEnheter()[0], organisasjonsnummer: '974760673', navn: 'BRØNNØYSUNDREGISTRENE' };
+    await load('NO', 'enheter.json', JSON.stringify([...realEnheter(), brreg]));
+    await load('GB', 'gb.csv', fixtureText('registers/gb/ch-bulk-basiccompanydata-sample.csv'));
+    await load('DK', 'virksomhed.jsonl', realVirksomhedLines().join('\n'));
+    await load('AU', 'abn.xml', fixtureText('datasets/au/abn-bulk-extract-constructed-from-docs-sample.xml'), 'abn-xml');
+    const ca = ['registers/ca/corpcan-opendata-corporation-1007-abbotsford-chamber-bota.xml', 'registers/ca/corpcan-opendata-corporation-16292721-numbered-cbca-2024.xml'];
+    await load('CA', 'OPEN_DATA_1.xml', openDataFile(ca.map(fixtureText)));
+  });
+  afterAll(async () => {
+    await close?.();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds a company by its number, with honest provenance', async () => {
+    const found = await service.findByNumber('NO', '976030788');
+    expect(found).toEqual({
+      name: 'SESAM AS',
+      registrationNumber: '976030788',
+      country: 'NO',
+      status: 'Registrert',
+      statusCategory: 'active',
+      legalForm: 'Aksjeselskap',
+      address: 'Elgeseter gate 1, 7030 TRONDHEIM',
+      city: 'TRONDHEIM',
+      incorporationDate: '1995-12-12',
+      source: {
+        register: 'Enhetsregisteret (Brønnøysundregistrene)',
+        url: 'https://virksomhet.brreg.no/nb/oppslag/enheter/976030788',
+        official: false,
+        kind: 'dataset:brreg-enheter',
+        retrievedAt: '2025-01-10T06:30:00.000Z',
+      },
+      extra: expect.objectContaining({ organisasjonsform: 'AS' }),
+    });
+    expect(await service.findByNumber('no', ' 976030788 ')).toMatchObject({ name: 'SESAM AS' });
+    expect(await service.findByNumber('NO', '999999999')).toBeNull();
+    expect(await service.findByNumber('GB', '976030788')).toBeNull();
+  });
+
+  it('finds a company by one of its other numbers (ACN of an ABN, BN9 of a corporation)', async () => {
+    expect(await service.findByNumber('AU', '154482283')).toMatchObject({
+      registrationNumber: '26154482283',
+      name: 'Oneflare Pty Ltd',
+      extra: { acn: '154482283', otherNumbers: ['154482283'] },
+      source: { kind: 'dataset:abr-abn-bulk-extract', official: false },
+    });
+    expect(await service.findByNumber('CA', '754441624')).toMatchObject({ registrationNumber: '16292721', name: '16292721 CANADA INC.' });
+  });
+
+  it('searches names accent- and case-insensitively, best match first', async () => {
+    for (const q of ['Bronnoysund', 'BRØNNØYSUND', 'brønnøysundregistrene', 'Brønnøysund-registrene']) {
+      const results = await service.searchByName('NO', q, 5);
+      expect(results[0]).toMatchObject({ name: 'BRØNNØYSUNDREGISTRENE', registrationNumber: '974760673' });
+    }
+    expect((await service.searchByName('NO', 'sesam', 10)).map((r) => r.name)).toEqual(['SESAM AS', 'SESAM STASJON', 'SESAM FAMILIEBARNEHAGE']);
+    expect((await service.searchByName('DK', 'fondsmaeglerselskab', 10)).map((r) => r.registrationNumber)).toEqual(['34689733']);
+    expect((await service.searchByName('DK', 'diplomingeniorstuderende', 10)).map((r) => r.registrationNumber)).toEqual(['11617034']);
+    expect((await service.searchByName('NO', 'sesam', 2)).length).toBe(2);
+  });
+
+  it('keeps countries apart', async () => {
+    expect(await service.searchByName('GB', 'sesam', 10)).toEqual([]);
+    expect((await service.searchByName('GB', 'ltd', 10)).map((r) => r.registrationNumber).sort()).toEqual(['08209948', '11399177']);
+  });
+
+  it('treats %, _ and quotes as text, and survives emoji, RTL text, control characters and 10 kB', async () => {
+    for (const q of ['%', '_', "'", '%%', '\\', '😀', '\u0000', '\u202e']) {
+      expect(await service.searchByName('NO', q, 10)).toEqual([]);
+    }
+    expect((await service.searchByName('NO', 'SESAM%', 10)).map((r) => r.name)).toContain('SESAM AS');
+    // No LIKE anywhere: '_' is not "any character" and '%' not "anything" (the alone queries above found nothing).
+    expect((await service.searchByName('NO', "SESAM'; DROP TABLE company; --", 10)).length).toBeGreaterThanOrEqual(0);
+    expect(await service.findByNumber('NO', "976030788'; DROP TABLE company; --")).toBeNull();
+    expect(await service.searchByName('NO', 'شركة السلام', 10)).toEqual([]);
+    expect((await service.searchByName('NO', 'sesam 😀 as', 10))[0]).toMatchObject({ name: 'SESAM AS' });
+    expect(await service.searchByName('NO', 'x'.repeat(10_240), 10)).toEqual([]);
+    expect(await service.searchByName('NO', 'sesam '.repeat(2000), 10)).toEqual(expect.any(Array));
+    expect((await service.findByNumber('NO', '976030788'))?.name).toBe('SESAM AS');
+  });
+
+  it('refuses a country outside the register table instead of building SQL with it', async () => {
+    await expect(service.searchByName("NO' OR '1'='1", 'sesam', 10)).rejects.toThrow(/no country/);
+    await expect(service.findByNumber('XX', '1')).rejects.toThrow(/no country/);
+  });
+
+  it('describes the newest import of a country, or null when it has none', async () => {
+    expect(await service.datasetInfo('NO')).toEqual({ datasetName: 'brreg-enheter', producedAt: PRODUCED, rows: 10 });
+    expect(await service.datasetInfo('FR')).toBeNull();
+    // Rows loaded without the importer (a seed): described from the table itself.
+    await dataSource.query(
+      `INSERT INTO company (country, registration_number, name, name_normalized, status_category, source_url, source_kind, dataset_name, produced_at)
+       VALUES ('FR', '552032534', 'DANONE', 'danone', 'active', 'https://annuaire-entreprises.data.gouv.fr/entreprise/552032534', 'dataset:seed', 'seed', '2024-01-02T00:00:00Z')`,
+    );
+    expect(await service.datasetInfo('FR')).toEqual({ datasetName: 'seed', producedAt: new Date('2024-01-02T00:00:00Z'), rows: 1 });
+  });
+
+  if (backend === 'postgres') {
+    it("plans the name search on the country's partial trigram index", async () => {
+      // Enough rows for the planner to prefer an index: 30,000 generated NO names and 30,000 GB ones.
+      await dataSource.query(`
+        INSERT INTO company (country, registration_number, name, name_normalized, status_category, source_url, source_kind, dataset_name, produced_at)
+        SELECT cc, 'X' || i, 'Generated ' || md5(i::text), 'generated ' || md5(i::text), 'unknown', 'https://example.invalid', 'dataset:explain', 'explain', now()
+        FROM generate_series(1, 30000) AS i, (VALUES ('NO'), ('GB')) AS c(cc)`);
+      // Statistics, and the GIN pending list merged into the index, as autovacuum would leave them.
+      await dataSource.query('VACUUM ANALYZE company');
+      try {
+        const plan = (await dataSource.query(`EXPLAIN ${searchSql('NO')}`, ['sesam', 10])) as Array<{ 'QUERY PLAN': string }>;
+        const text = plan.map((p) => p['QUERY PLAN']).join('\n');
+        expect(text).toContain('company_name_trgm_no');
+        expect(text).not.toMatch(/Seq Scan/);
+      } finally {
+        await dataSource.query(`DELETE FROM company WHERE dataset_name = 'explain'`);
+      }
+    });
+  }
+});

@@ -1,0 +1,95 @@
+import type { DatasetRow } from './dataset-row';
+
+/** A dataset row with what the pipeline adds: the folded name and the import's provenance. */
+export interface CompanyRow extends DatasetRow {
+  nameNormalized: string;
+  sourceKind: string;
+  datasetName: string;
+  /** ISO 8601 timestamp. */
+  producedAt: string;
+}
+
+export interface WriteCounts {
+  /** New (country, registration number) keys. */
+  inserted: number;
+  /** Existing keys whose values changed. */
+  updated: number;
+  /** Existing keys written again with identical values (left untouched). */
+  unchanged: number;
+}
+
+/**
+ * Takes rows one at a time. `write` returns a promise when the caller must wait before the
+ * next row (the database is busy or its buffer is full), nothing when it can go on at once:
+ * this is what keeps the reader from running ahead of the database without an async step
+ * per row.
+ */
+export interface CompanyWriter {
+  write(row: CompanyRow): Promise<void> | void;
+  /** Flushes what is buffered and returns the totals. */
+  finish(): Promise<WriteCounts>;
+  /** Gives up: drops what is buffered, releases the connection. */
+  abort(): Promise<void>;
+}
+
+/** Columns of the company table a writer fills, in COPY / VALUES order. */
+export const WRITE_COLUMNS = [
+  'country',
+  'registration_number',
+  'other_numbers',
+  'name',
+  'name_normalized',
+  'status',
+  'status_category',
+  'legal_form',
+  'address',
+  'city',
+  'incorporation_date',
+  'source_url',
+  'source_kind',
+  'dataset_name',
+  'produced_at',
+  'extra',
+] as const;
+
+/** The values compared to decide whether an existing row changed. */
+const COMPARED = WRITE_COLUMNS.filter((c) => c !== 'country' && c !== 'registration_number');
+
+/**
+ * The upsert shared by both writers. `source` is a SELECT of the WRITE_COLUMNS with no two
+ * rows on the same (country, registration_number) (ON CONFLICT may not meet a key twice in
+ * one statement). A row whose values are all equal is not rewritten, so a re-import of the
+ * same file touches nothing; `xmax = 0` tells inserted rows from updated ones.
+ */
+export function upsertSql(source: string): string {
+  const cols = WRITE_COLUMNS.join(', ');
+  const set = [...COMPARED.map((c) => `${c} = EXCLUDED.${c}`), 'imported_at = now()'].join(',\n        ');
+  const changed = `(${COMPARED.map((c) => `company.${c}`).join(', ')}) IS DISTINCT FROM (${COMPARED.map((c) => `EXCLUDED.${c}`).join(', ')})`;
+  return `
+    WITH src AS MATERIALIZED (${source}),
+    upserted AS (
+      INSERT INTO company (${cols})
+      SELECT ${cols} FROM src
+      ON CONFLICT (country, registration_number) DO UPDATE SET
+        ${set}
+      WHERE ${changed}
+      RETURNING (xmax = 0) AS inserted
+    )
+    SELECT (SELECT count(*) FROM src)::int AS submitted,
+           count(*) FILTER (WHERE inserted)::int AS inserted,
+           count(*)::int AS written
+    FROM upserted`;
+}
+
+/** Adds one upsert statement's result row to running totals. */
+export function addCounts(totals: WriteCounts, result: { submitted: number; inserted: number; written: number }): void {
+  totals.inserted += Number(result.inserted);
+  totals.updated += Number(result.written) - Number(result.inserted);
+  totals.unchanged += Number(result.submitted) - Number(result.written);
+}
+
+/** Postgres array literal of text values ({"a","b"}). */
+export function textArrayLiteral(values: readonly string[]): string {
+  if (values.length === 0) return "{}";
+  return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}

@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { DataSource } from 'typeorm';
+import { createTestDataSource, TestBackend } from '../../../test/support/database';
+import { makeZip } from '../../../test/support/zip';
+import type { AppConfig } from '../../core/config/app-config';
+import { fixtureText, openDataFile, realEnheter } from '../../../test/support/dataset-fixtures';
+import { dateFromFileName, importDataset, ImportOptions, resolveFormat } from './dataset-importer';
+import { formatImportSummary } from './import-summary';
+
+const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+// Starting PGlite (WASM) takes seconds on a busy 2-core machine.
+jest.setTimeout(60_000);
+const GB_SAMPLE = 'registers/gb/ch-bulk-basiccompanydata-sample.csv';
+
+describe.each(BACKENDS)('dataset import on %s', (backend) => {
+  let dataSource: DataSource;
+  let config: AppConfig;
+  let close: () => Promise<void>;
+  let dir: string;
+
+  beforeAll(async () => {
+    ({ dataSource, config, close } = await createTestDataSource(backend));
+    dir = mkdtempSync(join(tmpdir(), 'rl-import-'));
+  });
+  afterAll(async () => {
+    await close?.();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    await dataSource.query('DELETE FROM company');
+    await dataSource.query('DELETE FROM dataset_import');
+  });
+
+  const run = (o: Partial<ImportOptions> & Pick<ImportOptions, 'country' | 'file'>) =>
+    importDataset({ dataSource, config, producedAt: new Date('2024-05-01T00:00:00Z'), ...o });
+  const file = (name: string, data: string | Buffer) => {
+    const path = join(dir, name);
+    writeFileSync(path, data);
+    return path;
+  };
+  const companies = async (country: string) =>
+    (await dataSource.query(
+      `SELECT registration_number, name, name_normalized, status, status_category, legal_form, city, incorporation_date, source_kind, dataset_name, produced_at, other_numbers
+       FROM company WHERE country = $1 ORDER BY registration_number`,
+      [country],
+    )) as Array<Record<string, unknown>>;
+
+  it('imports the real GB sample, and a re-import changes nothing and duplicates nothing', async () => {
+    const path = file('BasicCompanyData-sample.csv', fixtureText(GB_SAMPLE));
+    const first = await run({ country: 'GB', file: path });
+    expect(first).toMatchObject({ country: 'GB', format: 'basiccompanydata-csv', datasetName: 'companies-house-basiccompanydata', recordsRead: 3, rows: 3, inserted: 3, updated: 0, unchanged: 0, datasetRows: 3 });
+    expect(first.writer).toBe(backend === 'postgres' ? 'postgres-copy' : 'batch-insert');
+    const rows = await companies('GB');
+    expect(rows.map((r) => [r.registration_number, r.name, r.name_normalized, r.status, r.status_category, r.incorporation_date])).toEqual([
+      ['08209948', '! LTD', 'ltd', 'Active', 'active', '2012-09-11'],
+      ['11399177', '!? LTD', 'ltd', 'Active', 'active', '2018-06-05'],
+      ['12778855', '! LIMITED', 'limited', 'Active', 'active', '2020-07-29'],
+    ]);
+    expect(rows[0]).toMatchObject({ source_kind: 'dataset:companies-house-basiccompanydata', dataset_name: 'companies-house-basiccompanydata', legal_form: 'Private limited company', city: 'LEEDS' });
+    expect(new Date(rows[0].produced_at as string).toISOString()).toBe('2024-05-01T00:00:00.000Z');
+
+    const again = await run({ country: 'GB', file: path });
+    expect(again).toMatchObject({ rows: 3, inserted: 0, updated: 0, unchanged: 3, datasetRows: 3 });
+    expect(await companies('GB')).toEqual(rows);
+  });
+
+  it('updates a changed row on re-import, and the last occurrence of a repeated number wins', async () => {
+    const original = fixtureText(GB_SAMPLE);
+    await run({ country: 'GB', file: file('v1.csv', original) });
+    const [header, a, b, c] = original.trim().split('\n');
+    const changed = b.replace('"Active"', '"Liquidation"').replace('"LEEDS"', '"BRADFORD"');
+    const repeatedFirst = c.replace('"!? LTD"', '"OLDER NAME LTD"');
+    const path = file('v2.csv', [header, a, changed, repeatedFirst, c].join('\n'));
+    const summary = await run({ country: 'GB', file: path, producedAt: new Date('2024-05-01T00:00:00Z'), batchSize: 2 });
+    // Batches of 2: [a, changed b] → b updated; [older c, c] → collapsed to c, unchanged.
+    expect(summary).toMatchObject({ recordsRead: 4, rows: 4, inserted: 0, updated: 1, unchanged: 2, superseded: 1 });
+    const rows = await companies('GB');
+    expect(rows).toHaveLength(3);
+    expect(rows.find((r) => r.registration_number === '08209948')).toMatchObject({ status: 'Liquidation', status_category: 'in_liquidation', city: 'BRADFORD' });
+    expect(rows.find((r) => r.registration_number === '11399177')).toMatchObject({ name: '!? LTD' });
+
+    // A newer file of the same register (new production date) updates every row it holds.
+    const newer = await run({ country: 'GB', file: file('v3.csv', original), producedAt: new Date('2024-06-01T00:00:00Z') });
+    expect(newer).toMatchObject({ inserted: 0, updated: 3, unchanged: 0 });
+    expect((await companies('GB')).map((r) => r.status)).toEqual(['Active', 'Active', 'Active']);
+  });
+
+  it('deduplicates a repeated key inside one batch before ON CONFLICT sees it', async () => {
+    const [header, a, b] = fixtureText(GB_SAMPLE).trim().split('\n');
+    const renamed = a.replace('"! LIMITED"', '"RENAMED LIMITED"');
+    const summary = await run({ country: 'GB', file: file('dupes.csv', [header, a, b, renamed].join('\n')) });
+    expect(summary).toMatchObject({ rows: 3, inserted: 2, updated: 0, unchanged: 0, superseded: 1 });
+    expect((await companies('GB')).map((r) => r.name)).toEqual(['! LTD', 'RENAMED LIMITED']);
+  });
+
+  it('reads gzip and zip input: the NO array gzipped, the GB CSV and FR CSV zipped', async () => {
+    const no = await run({ country: 'NO', file: file('enheter_alle.json.gz', gzipSync(JSON.stringify(realEnheter()))) });
+    expect(no).toMatchObject({ format: 'enheter-json', rows: 9, inserted: 9, rejected: { total: 0 } });
+    expect((await companies('NO')).map((r) => r.registration_number)).toContain('976030788');
+
+    const gbZip = makeZip([{ name: 'BasicCompanyDataAsOneFile-2024-05-01.csv', data: fixtureText(GB_SAMPLE) }]);
+    expect(await run({ country: 'GB', file: file('BasicCompanyDataAsOneFile-2024-05-01.zip', gbZip) })).toMatchObject({ rows: 3, inserted: 3 });
+
+    const frZip = makeZip([{ name: 'StockUniteLegale_utf8.csv', data: fixtureText('datasets/fr/stockunitelegale-constructed-from-docs-sample.csv') }]);
+    const fr = await run({ country: 'fr', file: file('StockUniteLegale_utf8.zip', frZip) });
+    expect(fr).toMatchObject({ country: 'FR', rows: 4, inserted: 4 });
+    expect((await companies('FR')).find((r) => r.registration_number === '880878145')).toMatchObject({ status: 'Cessée', status_category: 'dissolved' });
+  });
+
+  it('takes the production date from the option, else the file, else its name, and logs each import', async () => {
+    const xml = openDataFile(['registers/ca/corpcan-opendata-corporation-16292721-numbered-cbca-2024.xml'].map(fixtureText), '2024-09-10T05:00:00');
+    const fromContent = await run({ country: 'CA', file: file('OPEN_DATA_1.xml', xml), producedAt: undefined });
+    expect(fromContent).toMatchObject({ producedAtSource: 'file content' });
+    expect(fromContent.producedAt.toISOString()).toBe('2024-09-10T05:00:00.000Z');
+    const stored = (await companies('CA'))[0];
+    expect(new Date(stored.produced_at as string).toISOString()).toBe('2024-09-10T05:00:00.000Z');
+    expect(stored.other_numbers).toEqual(['754441624']);
+
+    const fromName = await run({ country: 'GB', file: file('BasicCompanyDataAsOneFile-2024-03-01.csv', fixtureText(GB_SAMPLE)), producedAt: undefined });
+    expect(fromName).toMatchObject({ producedAtSource: 'file name' });
+    expect(fromName.producedAt.toISOString()).toBe('2024-03-01T00:00:00.000Z');
+
+    const log = (await dataSource.query(`SELECT country, dataset_name, format, file_name, status, rows_read, rows_inserted, dataset_rows FROM dataset_import ORDER BY id`)) as unknown[];
+    expect(log).toEqual([
+      { country: 'CA', dataset_name: 'corporations-canada-open-data', format: 'opendata-xml', file_name: 'OPEN_DATA_1.xml', status: 'done', rows_read: 1, rows_inserted: 1, dataset_rows: 1 },
+      { country: 'GB', dataset_name: 'companies-house-basiccompanydata', format: 'basiccompanydata-csv', file_name: 'BasicCompanyDataAsOneFile-2024-03-01.csv', status: 'done', rows_read: 3, rows_inserted: 3, dataset_rows: 3 },
+    ]);
+  });
+
+  it('counts rejections per reason with examples, and prints them in the summary', async () => {
+    const [header, a, b, c] = fixtureText(GB_SAMPLE).trim().split('\n');
+    const csv = [header, a.replace('"12778855"', '""'), b.replace('"11/09/2012"', '"11/13/2012"'), c, b.replace('"08209948"', '""')].join('\n');
+    const summary = await run({ country: 'GB', file: file('rejects.csv', csv), datasetName: 'gb-test' });
+    expect(summary).toMatchObject({ rows: 1, datasetName: 'gb-test', rejected: { total: 3 } });
+    expect(summary.rejected.reasons).toEqual([
+      { reason: 'missing registration number', count: 2, examples: [{ at: 2, reason: 'missing registration number', detail: 'CompanyNumber' }, { at: 5, reason: 'missing registration number', detail: 'CompanyNumber' }] },
+      { reason: 'bad date', count: 1, examples: [{ at: 3, reason: 'bad date', detail: 'IncorporationDate "11/13/2012"' }] },
+    ]);
+    const text = formatImportSummary(summary);
+    expect(text).toContain('rejected       3');
+    expect(text).toContain('- missing registration number: 2 (e.g. #2 CompanyNumber; #5 CompanyNumber)');
+    expect(text).toContain('- bad date: 1 (e.g. #3 IncorporationDate "11/13/2012")');
+  });
+
+  it('fails readably on a file of another format and logs the failure', async () => {
+    const path = file('not-gb.csv', 'siren,denominationUniteLegale\n552032534,DANONE\n');
+    await expect(run({ country: 'GB', file: path })).rejects.toThrow('not a BasicCompanyData CSV: header lacks CompanyName, CompanyNumber, CompanyStatus, IncorporationDate');
+    const [log] = (await dataSource.query(`SELECT status, error FROM dataset_import`)) as Array<{ status: string; error: string }>;
+    expect(log).toEqual({ status: 'failed', error: expect.stringContaining('not a BasicCompanyData CSV') });
+    expect(await companies('GB')).toEqual([]);
+  });
+});
+
+describe('import options', () => {
+  it('infers the format where a country has one, asks for it in AU', () => {
+    expect(resolveFormat('NO').id).toBe('enheter-json');
+    expect(resolveFormat('AU', 'asic-csv').id).toBe('asic-csv');
+    expect(() => resolveFormat('AU')).toThrow('AU publishes several bulk formats: give --format abn-xml|asic-csv');
+    expect(() => resolveFormat('GB', 'abn-xml')).toThrow('unknown format "abn-xml" for GB: use basiccompanydata-csv');
+  });
+
+  it('finds a production date in the usual file names', () => {
+    expect(dateFromFileName('/x/BasicCompanyDataAsOneFile-2024-05-01.zip')?.toISOString()).toBe('2024-05-01T00:00:00.000Z');
+    expect(dateFromFileName('20250528_Public01.xml')?.toISOString()).toBe('2025-05-28T00:00:00.000Z');
+    expect(dateFromFileName('StockUniteLegale_utf8.zip')).toBeNull();
+    expect(dateFromFileName('OPEN_DATA_12.xml')).toBeNull();
+    expect(dateFromFileName('x-2024-02-30.csv')).toBeNull();
+  });
+});
