@@ -68,7 +68,7 @@ async function generate(path, rows) {
   return header;
 }
 
-(async () => {
+async function main() {
   const file = join(tmpdir(), `rl-bench-import-${process.pid}.csv`);
   const dbName = `rl_bench_import_${randomBytes(4).toString('hex')}`;
   const url = new URL(base);
@@ -118,4 +118,8 @@ async function generate(path, rows) {
     }
     psql(base, ['-c', `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`]);
   }
-})().catch((err) => fail(err.message));
+}
+
+module.exports = { main };
+
+if (require.main === module) main().catch((err) => fail(err.message));

@@ -14,15 +14,12 @@
  * 127.0.0.1 allowlisted from the rate limit, check that both endpoints give the same
  * answer, then run autocannon against each in turn.
  */
-const { spawn, spawnSync } = require('node:child_process');
-const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
-const { createServer } = require('node:net');
+const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { gzipSync } = require('node:zlib');
-const autocannon = require('autocannon');
+const { ROOT, run, ensureBuilt, freePort, waitFor, cannon: benchCannon, closedRegisters, startNode, stop } = require('./lib');
 
-const ROOT = join(__dirname, '..');
 const ROWS = Number(process.env.BENCH_ROWS ?? 5000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -72,51 +69,12 @@ function generateEnheter(rows) {
   return gzipSync(JSON.stringify(units));
 }
 
-function run(cmd, args, env) {
-  const r = spawnSync(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`);
-}
-
 function cannon(title, opts) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts }, (err, result) => {
-      if (err) return reject(err);
-      const bad = result.non2xx + result.errors + result.timeouts;
-      if (bad > 0) return reject(new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`));
-      resolve({ title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total });
-    });
-  });
+  return benchCannon(title, { connections: CONNECTIONS, duration: SECONDS, ...opts });
 }
 
 async function main() {
-  if (process.env.BENCH_NO_BUILD !== '1' || !existsSync(join(ROOT, 'dist/mcp/mcp.module.js'))) {
-    console.log('building dist/ …');
-    run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {});
-  }
+  ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'registry-lookup-bench-mcp-'));
   const dataDir = join(dir, 'data');
   let app;
@@ -127,16 +85,9 @@ async function main() {
     run(process.execPath, ['dist/cli/dataset-import.js', '--country', 'NO', '--file', file, '--dataset-name', 'bench-enheter', '--produced-at', '2026-11-01'], { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
 
     // Every register at a closed port: nothing leaves the machine, probes fail fast.
-    const { REGISTER_TABLE } = require(join(ROOT, 'dist/registers/register-table.js'));
-    const closed = {};
-    for (const def of REGISTER_TABLE) for (const purpose of Object.keys(def.endpoints)) closed[`REGISTER_${def.country}_${purpose}_URL`] = `http://127.0.0.1:9/${def.country.toLowerCase()}/${purpose.toLowerCase()}`;
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    app = spawn(process.execPath, ['dist/main.js'], {
-      cwd: ROOT,
-      env: { ...process.env, ...closed, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_ALLOWLIST: '127.0.0.1', REGISTER_NO_PAUSED: 'true', PROBE_INTERVAL_SECONDS: '86400' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    app = startNode(['dist/main.js'], { ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', REGISTER_NO_PAUSED: 'true', PROBE_INTERVAL_SECONDS: '86400' });
     await waitFor(`${base}/health/live`, 60_000);
 
     // A name search (trigram search in the dataset) and a registration-number lookup (an index
@@ -167,11 +118,7 @@ async function main() {
     }
     return report;
   } finally {
-    if (app && app.exitCode === null && app.signalCode === null) {
-      const exited = new Promise((r) => app.once('exit', r));
-      app.kill('SIGTERM');
-      await exited;
-    }
+    await stop(app);
     rmSync(dir, { recursive: true, force: true });
   }
 }

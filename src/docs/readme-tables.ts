@@ -34,7 +34,7 @@ export function renderCoverageTable(sourceOf: SourceOf): string {
       `${def.country} — ${def.short}`,
       describe(sourceOf(def.country, false)),
       credentials ? `${describe(sourceOf(def.country, true))} — with ${credentials}` : 'no credential needed',
-      def.provides.officers ? 'yes' : 'no',
+      def.officersNote,
       def.doesNotPublish,
     ];
   });
@@ -61,4 +61,34 @@ export function replaceSection(document: string, name: string, content: string):
   const j = document.indexOf(end);
   if (i < 0 || j < i) throw new Error(`README has no ${name} section`);
   return `${document.slice(0, i + start.length)}\n${content}\n${document.slice(j)}`;
+}
+
+/**
+ * The live source each connector reads without and with its register's credentials, asked
+ * of the connectors themselves (nothing is sent anywhere).
+ */
+export function connectorSources(): SourceOf {
+  // Imported here so that the table renderers above stay free of Nest and axios.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { AppConfig } = require('../core/config/app-config') as typeof import('../core/config/app-config');
+  const { Clock } = require('../core/clock') as typeof import('../core/clock');
+  const { HttpClientFactory } = require('../core/http/http-client.factory') as typeof import('../core/http/http-client.factory');
+  const { CONNECTORS } = require('../registers/connectors/connectors.module') as typeof import('../registers/connectors/connectors.module');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return (country, withCredentials) => {
+    const def = REGISTER_TABLE.find((r) => r.country === country)!;
+    const env: Record<string, string> = {};
+    if (withCredentials) for (const name of Object.keys(def.credentials)) env[`REGISTER_${country}_${name}`] = 'configured';
+    const config = AppConfig.fromEnv(env);
+    const http = new HttpClientFactory(config);
+    const connector = CONNECTORS.map((C) => new C(config, http, new Clock())).find((c) => c.country === country)!;
+    return { ...connector.source(), paused: connector.unavailableReason() !== null };
+  };
+}
+
+/** The README with every generated table brought up to date. */
+export function renderReadme(readme: string): string {
+  let out = replaceSection(readme, 'config-table', renderConfigTable());
+  out = replaceSection(out, 'coverage-table', renderCoverageTable(connectorSources()));
+  return replaceSection(out, 'error-table', renderErrorTable());
 }

@@ -51,7 +51,9 @@ export interface RegisterDefinition {
    * the register is `paused` and the fallback dataset answers.
    */
   requiredCredentials: string[];
-  /** What the register publishes that this service cannot show, for the coverage table. */
+  /** Which officers are returned, from which source, for the coverage table. */
+  officersNote: string;
+  /** What the register does not publish (or this service does not serve), for the coverage table. */
   doesNotPublish: string;
 }
 
@@ -79,6 +81,7 @@ export const REGISTER_TABLE: readonly RegisterDefinition[] = [
     },
     credentials: { API_KEY: { description: 'Companies House REST API key (HTTP Basic username)' } },
     requiredCredentials: [],
+    officersNote: 'Directors, secretaries and members with appointment and resignation dates (API and website)',
     doesNotPublish: 'Officer birth dates beyond month and year; filings are not served here',
   },
   {
@@ -98,6 +101,7 @@ export const REGISTER_TABLE: readonly RegisterDefinition[] = [
     },
     credentials: { GUID: { description: 'ABN Lookup web services authentication GUID' } },
     requiredCredentials: ['GUID'],
+    officersNote: 'None: ABN Lookup publishes no officers',
     doesNotPublish: 'Street and city (only state and postcode), incorporation date, officers (ASIC sells them)',
   },
   {
@@ -128,6 +132,7 @@ export const REGISTER_TABLE: readonly RegisterDefinition[] = [
     },
     credentials: { API_KEY: { description: 'ISED API Store user-key (directors as officers)' } },
     requiredCredentials: [],
+    officersNote: 'Directors (no dates), with REGISTER_CA_API_KEY only; none from the keyless JSON',
     doesNotPublish: 'Provincial corporations; directors only through the keyed ISED gateway',
   },
   {
@@ -158,6 +163,7 @@ export const REGISTER_TABLE: readonly RegisterDefinition[] = [
     },
     credentials: { API_KEY: { description: 'INSEE API Sirene key (X-INSEE-Api-Key-Integration)' } },
     requiredCredentials: [],
+    officersNote: "Current dirigeants (no dates) from the mirror; INSEE's API publishes none",
     doesNotPublish: 'Liquidation or insolvency states (Sirene knows only active or ceased); officer appointment dates',
   },
   {
@@ -186,7 +192,8 @@ export const REGISTER_TABLE: readonly RegisterDefinition[] = [
       PASSWORD: { description: 'CVR system-to-system password' },
     },
     requiredCredentials: ['USERNAME', 'PASSWORD'],
-    doesNotPublish: 'Advertising-protected units must not be used for marketing (carried as reklamebeskyttet)',
+    officersNote: 'Management, board, founders, auditors and owners, with their periods',
+    doesNotPublish: "Officers' personal identity (CPR) numbers; units marked reklamebeskyttet are served with that flag and must not be used for marketing",
   },
   {
     country: 'NO',
@@ -211,6 +218,7 @@ export const REGISTER_TABLE: readonly RegisterDefinition[] = [
     },
     credentials: {},
     requiredCredentials: [],
+    officersNote: 'Current roles (daily manager, board, auditor…) without dates; resigned roles listed apart',
     doesNotPublish: 'Officer appointment dates (only a resigned flag and a per-group change date)',
   },
 ];

@@ -8,7 +8,7 @@ import { FrConnector } from './fr';
 import { GbConnector } from './gb';
 import { NoConnector } from './no';
 
-const CONNECTORS = [GbConnector, AuConnector, CaConnector, FrConnector, DkConnector, NoConnector];
+export const CONNECTORS = [GbConnector, AuConnector, CaConnector, FrConnector, DkConnector, NoConnector];
 
 /** One connector per register of the table, collected under one token. */
 @Module({
