@@ -1,12 +1,12 @@
 import { getQueueToken } from '@nestjs/bull';
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { EnqueueOptions, JobHandler, JobQueue, QUEUE_NAMES, QueueName } from './job-queue';
 
 /** Jobs on Bull (Redis): shared by every worker replica; ids deduplicate across processes. */
 @Injectable()
-export class BullJobQueue extends JobQueue implements OnApplicationShutdown {
+export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown {
   private readonly logger = new Logger(BullJobQueue.name);
   private readonly processing = new Set<QueueName>();
 
@@ -49,8 +49,9 @@ export class BullJobQueue extends JobQueue implements OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    // Let running jobs finish (a deploy stops workers gracefully), then close connections.
+  async beforeApplicationShutdown(): Promise<void> {
+    // Before the database closes: let running jobs finish (a deploy stops workers
+    // gracefully), then close the Redis connections.
     await Promise.all(QUEUE_NAMES.map((name) => this.queue(name).close().catch(() => undefined)));
   }
 

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { EnqueueOptions, JobHandler, JobQueue, QueueName } from './job-queue';
 
 interface PendingJob {
@@ -15,7 +15,7 @@ const SEEN_IDS_KEPT = 10_000;
  * handler is registered wait for it.
  */
 @Injectable()
-export class InProcessJobQueue extends JobQueue implements OnApplicationShutdown {
+export class InProcessJobQueue extends JobQueue implements BeforeApplicationShutdown {
   private readonly logger = new Logger(InProcessJobQueue.name);
   private readonly handlers = new Map<QueueName, { handler: JobHandler<object>; concurrency: number }>();
   private readonly waiting = new Map<QueueName, PendingJob[]>();
@@ -50,11 +50,18 @@ export class InProcessJobQueue extends JobQueue implements OnApplicationShutdown
     ]);
   }
 
-  onApplicationShutdown(): void {
+  /**
+   * Before the database closes (that happens in onApplicationShutdown): take no new job,
+   * drop the ones not started, and let the running ones finish.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    // A job waiting for its retry, or not started, counts as active until it runs: drop them.
     for (const t of this.timers) clearTimeout(t);
+    this.active -= this.timers.size;
     this.timers.clear();
-    this.waiting.clear();
+    for (const list of this.waiting.values()) this.active -= list.splice(0).length;
+    await this.drain(10_000).catch(() => this.logger.warn('shutting down with jobs still running'));
   }
 
   private enqueue(queue: QueueName, job: PendingJob): void {
