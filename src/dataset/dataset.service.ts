@@ -31,6 +31,13 @@ interface CompanyRowResult {
 const COLUMNS = `country, registration_number, other_numbers, name, status, status_category, legal_form, address,
   city, incorporation_date, source_url, source_kind, produced_at, extra`;
 
+/**
+ * Most candidate rows ranked per search. A query made only of words that millions of names
+ * share ("holdings limited") would otherwise rank every one of them; past this many matches
+ * the search ranks the first ones found, and answers in bounded time.
+ */
+export const MAX_CANDIDATES = 2_000;
+
 /** Longest folded query compared (a longer one is cut: trigram similarity gains nothing past it). */
 const MAX_QUERY_CHARS = 200;
 
@@ -112,8 +119,11 @@ export class DatasetService {
  */
 export function searchSql(cc: CountryCode): string {
   return `SELECT ${COLUMNS}
-    FROM company
-    WHERE country = '${cc}' AND $1 <% name_normalized
+    FROM (
+      SELECT ${COLUMNS}, name_normalized FROM company
+      WHERE country = '${cc}' AND $1 <% name_normalized
+      LIMIT ${MAX_CANDIDATES}
+    ) candidates
     ORDER BY word_similarity($1, name_normalized) DESC, similarity($1, name_normalized) DESC, name, registration_number
     LIMIT $2`;
 }

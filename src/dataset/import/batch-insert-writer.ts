@@ -24,6 +24,17 @@ function params(r: CompanyRow): unknown[] {
   ];
 }
 
+/** A SELECT of the WRITE_COLUMNS over bound VALUES, for one statement. */
+export function valuesSource(rows: CompanyRow[]): { source: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const tuples = rows.map((r) => {
+    const base = values.length;
+    values.push(...params(r));
+    return `(${CASTS.map((cast, i) => `$${base + i + 1}::${cast}`).join(', ')})`;
+  });
+  return { source: `SELECT * FROM (VALUES ${tuples.join(',\n')}) AS v(${WRITE_COLUMNS.join(', ')})`, values };
+}
+
 /**
  * Writer for the embedded database (PGlite has no COPY FROM STDIN over this driver):
  * batched multi-row INSERT … ON CONFLICT DO UPDATE through the DataSource, one statement
@@ -61,13 +72,7 @@ export class BatchInsertWriter implements CompanyWriter {
     if (this.batch.size === 0) return;
     const rows = [...this.batch.values()];
     this.batch = new Map();
-    const values: unknown[] = [];
-    const tuples = rows.map((r) => {
-      const base = values.length;
-      values.push(...params(r));
-      return `(${CASTS.map((cast, i) => `$${base + i + 1}::${cast}`).join(', ')})`;
-    });
-    const source = `SELECT * FROM (VALUES ${tuples.join(',\n')}) AS v(${WRITE_COLUMNS.join(', ')})`;
+    const { source, values } = valuesSource(rows);
     const result = (await this.dataSource.query(upsertSql(source), values)) as Array<{ submitted: number; inserted: number; written: number }>;
     addCounts(this.totals, result[0]);
   }

@@ -1,0 +1,97 @@
+import type { Readable } from 'node:stream';
+import { DatasetFileError } from './dataset-row';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xfeff;
+}
+
+/**
+ * The elements of a top-level JSON array, streamed: the text of each element is cut out by
+ * tracking nesting and strings, then handed to JSON.parse. About ten times faster than a
+ * token-level streaming parser (stream-json) on Brønnøysund's 1 GB file, with the same flat
+ * memory: one element (plus one chunk) is held at a time. Anything that is not a JSON array
+ * of values is a DatasetFileError.
+ */
+export async function* jsonArrayElements(input: Readable, maxElementChars = 64 * 1024 * 1024): AsyncGenerator<unknown> {
+  input.setEncoding('utf8');
+  let state: 'before' | 'between' | 'element' | 'after' = 'before';
+  let depth = 0; // nesting inside the current element
+  let inString = false;
+  let escaped = false;
+  let pending = ''; // text of the element so far, from earlier chunks
+  let count = 0;
+  const fail = (message: string): never => {
+    throw new DatasetFileError(`not a JSON array of units (after element ${count}): ${message}`);
+  };
+  const parse = (text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+  };
+
+  for await (const chunk of input as AsyncIterable<string>) {
+    const out: unknown[] = [];
+    let start = -1; // where the current element starts in this chunk
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
+      if (state === 'element') {
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (c === BACKSLASH) escaped = true;
+          else if (c === QUOTE) inString = false;
+          continue;
+        }
+        if (c === QUOTE) inString = true;
+        else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+        else if (c === CLOSE_BRACE || c === CLOSE_BRACKET || c === COMMA) {
+          if (depth > 0 && c !== COMMA) depth--;
+          else if (depth === 0) {
+            // The element ends before this comma or closing bracket.
+            out.push(parse(pending + chunk.slice(start < 0 ? 0 : start, i)));
+            count++;
+            pending = '';
+            start = -1;
+            state = c === COMMA ? 'between' : 'after';
+          }
+        }
+        continue;
+      }
+      if (isSpace(c)) continue;
+      if (state === 'before') {
+        if (c !== OPEN_BRACKET) fail('the file does not start with [');
+        state = 'between';
+        continue;
+      }
+      if (state === 'between') {
+        if (c === CLOSE_BRACKET && count === 0) {
+          state = 'after';
+          continue;
+        }
+        if (c === COMMA || c === CLOSE_BRACKET) fail(`unexpected ${String.fromCharCode(c)}`);
+        state = 'element';
+        start = i;
+        depth = 0;
+        if (c === QUOTE) inString = true;
+        else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth = 1;
+        continue;
+      }
+      fail('text after the closing ]');
+    }
+    if (state === 'element') {
+      pending += chunk.slice(start < 0 ? 0 : start);
+      if (pending.length > maxElementChars) fail(`an element is longer than ${maxElementChars} characters`);
+    }
+    for (const value of out) yield value;
+  }
+  if ((state as string) !== 'after') fail(state === 'before' ? 'the file is empty' : 'the array is not closed');
+}
