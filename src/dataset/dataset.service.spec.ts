@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { createTestDataSource, TestBackend } from '../../test/support/database';
 import { fixtureText, openDataFile, realEnheter, realVirksomhedLines } from '../../test/support/dataset-fixtures';
 import type { AppConfig } from '../core/config/app-config';
-import { DatasetService, searchSql } from './dataset.service';
+import { DatasetService, exactSearchSql, searchSql } from './dataset.service';
 import { importDataset } from './import/dataset-importer';
 
 const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -137,10 +137,15 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
       // Statistics, and the GIN pending list merged into the index, as autovacuum would leave them.
       await dataSource.query('VACUUM ANALYZE company');
       try {
-        const plan = (await dataSource.query(`EXPLAIN ${searchSql('NO')}`, ['sesam', 10])) as Array<{ 'QUERY PLAN': string }>;
-        const text = plan.map((p) => p['QUERY PLAN']).join('\n');
-        expect(text).toContain('company_name_trgm_no');
-        expect(text).not.toMatch(/Seq Scan/);
+        for (const [sql, params] of [
+          [searchSql('NO', 1), ['sesam', 10, 'sesam']],
+          [exactSearchSql('NO', 2), ['sesam stasjon', 10, '%sesam%', '%stasjon%']],
+        ] as const) {
+          const plan = (await dataSource.query(`EXPLAIN ${sql}`, [...params])) as Array<{ 'QUERY PLAN': string }>;
+          const text = plan.map((p) => p['QUERY PLAN']).join('\n');
+          expect(text).toContain('company_name_trgm_no');
+          expect(text).not.toMatch(/Seq Scan/);
+        }
       } finally {
         await dataSource.query(`DELETE FROM company WHERE dataset_name = 'explain'`);
       }

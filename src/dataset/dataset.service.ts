@@ -31,12 +31,8 @@ interface CompanyRowResult {
 const COLUMNS = `country, registration_number, other_numbers, name, status, status_category, legal_form, address,
   city, incorporation_date, source_url, source_kind, produced_at, extra`;
 
-/**
- * Most candidate rows ranked per search. A query made only of words that millions of names
- * share ("holdings limited") would otherwise rank every one of them; past this many matches
- * the search ranks the first ones found, and answers in bounded time.
- */
-export const MAX_CANDIDATES = 2_000;
+/** How long the description of a country's dataset is reused (imports run rarely). */
+const INFO_CACHE_MS = 30_000;
 
 /** Longest folded query compared (a longer one is cut: trigram similarity gains nothing past it). */
 const MAX_QUERY_CHARS = 200;
@@ -48,6 +44,8 @@ const MAX_QUERY_CHARS = 200;
  */
 @Injectable()
 export class DatasetService {
+  private readonly infoCache = new Map<CountryCode, { at: number; info: DatasetInfo }>();
+
   constructor(private readonly dataSource: DataSource) {}
 
   /** By registration number, or by one of the other numbers of a company (an ACN, a BN9). */
@@ -66,24 +64,46 @@ export class DatasetService {
   }
 
   /**
-   * Name search ranked by trigram word similarity of the folded query within the folded
-   * name (accents, case and punctuation folded by normalizeName on both sides), then whole
-   * similarity. The query is always a bound parameter: `%`, `_` and `'` are plain text to the
-   * `<%` operator. The country (validated against the register table) is written into the
-   * SQL so the planner can use that country's partial trigram index.
+   * Name search on the accent-, case- and punctuation-folded name (normalizeName on both
+   * sides), in two passes:
+   * 1. every distinctive word of the query (3+ letters, not a legal form such as "ltd" or
+   *    "as") appears in the name — a trigram-indexed LIKE per word, precise and fast even on
+   *    millions of rows — ranked by similarity to the whole query;
+   * 2. only when that finds nothing: fuzzy matches — each distinctive word close to a word of
+   *    the name (trigram word similarity, which forgives typos) — ranked the same way.
+   * The query and its words are always bound parameters; the country (validated against the
+   * register table) is written into the SQL so the planner uses that country's partial index.
    */
   async searchByName(country: string, query: string, limit: number): Promise<CompanyRecord[]> {
     const cc = this.country(country);
     const folded = normalizeName(query).slice(0, MAX_QUERY_CHARS).trim();
     const max = Math.max(1, Math.min(Math.floor(limit) || 1, 100));
     if (!folded) return [];
-    const rows = (await this.dataSource.query(searchSql(cc), [folded, max])) as CompanyRowResult[];
-    return rows.map(toRecord);
+    const words = distinctiveWords(folded);
+    if (words.length) {
+      const exact = (await this.dataSource.query(exactSearchSql(cc, words.length), [folded, max, ...words.map((w) => `%${w}%`)])) as CompanyRowResult[];
+      if (exact.length > 0) return exact.map(toRecord);
+    }
+    const terms = words.length ? words : [folded];
+    const fuzzy = (await this.dataSource.query(searchSql(cc, terms.length), [folded, max, ...terms])) as CompanyRowResult[];
+    return fuzzy.map(toRecord);
   }
 
-  /** The newest completed import of the country, or null when the country has no rows at all. */
+  /**
+   * The newest completed import of the country, or null when the country has no rows at all.
+   * Kept for INFO_CACHE_MS once found: every fallback answer names it, and describing rows
+   * loaded without the importer means a scan of the country's rows.
+   */
   async datasetInfo(country: string): Promise<DatasetInfo | null> {
     const cc = this.country(country);
+    const cached = this.infoCache.get(cc);
+    if (cached && Date.now() - cached.at < INFO_CACHE_MS) return cached.info;
+    const info = await this.readDatasetInfo(cc);
+    if (info) this.infoCache.set(cc, { at: Date.now(), info });
+    return info;
+  }
+
+  private async readDatasetInfo(cc: CountryCode): Promise<DatasetInfo | null> {
     const any = (await this.dataSource.query(`SELECT 1 FROM company WHERE country = $1 LIMIT 1`, [cc])) as unknown[];
     if (any.length === 0) return null;
     const imports = (await this.dataSource.query(
@@ -112,18 +132,45 @@ export class DatasetService {
   }
 }
 
+/** Legal forms and particles that half the names of a country share: no use as a filter. */
+const NOT_DISTINCTIVE = new Set([
+  'ltd', 'limited', 'plc', 'llp', 'inc', 'corp', 'corporation', 'company', 'the', 'and', 'for', // GB, AU, CA
+  'asa', 'ans', 'enk', 'nuf', 'aps', 'ivs', // NO, DK (shorter forms such as AS are under 3 letters)
+  'sas', 'sasu', 'sarl', 'eurl', 'sci', 'snc', 'scop', 'les', 'des', 'cie', 'ltee', // FR, CA
+  'pty', 'gmbh', 'srl', 'spa',
+]);
+
+/** The words of a folded query that narrow a search: 3+ characters, not a legal form. */
+export function distinctiveWords(folded: string): string[] {
+  return [...new Set(folded.split(' ').filter((w) => w.length >= 3 && !NOT_DISTINCTIVE.has(w)))].slice(0, 8);
+}
+
 /**
  * `cc` comes from the register table (checked by isCountryCode), never from the request:
  * inlined, it matches the partial index predicate `WHERE country = 'NO'`, which a bound
- * parameter would not under a generic plan.
+ * parameter would not under a generic plan. $1 the folded query, $2 the limit, $3… one
+ * `%word%` pattern per distinctive word (folded words hold only letters and digits).
  */
-export function searchSql(cc: CountryCode): string {
+export function exactSearchSql(cc: CountryCode, words: number): string {
+  const likes = Array.from({ length: words }, (_, i) => `name_normalized LIKE $${i + 3}`).join(' AND ');
   return `SELECT ${COLUMNS}
-    FROM (
-      SELECT ${COLUMNS}, name_normalized FROM company
-      WHERE country = '${cc}' AND $1 <% name_normalized
-      LIMIT ${MAX_CANDIDATES}
-    ) candidates
+    FROM company
+    WHERE country = '${cc}' AND ${likes}
+    ORDER BY similarity($1, name_normalized) DESC, name, registration_number
+    LIMIT $2`;
+}
+
+/**
+ * The fuzzy pass: each term ($3…) matches a word of the name by trigram word similarity;
+ * ranked by similarity to the whole query ($1), $2 the limit. One condition per term, not
+ * the whole query at once: the index then intersects the terms, and a common word in the
+ * query cannot make millions of rows candidates.
+ */
+export function searchSql(cc: CountryCode, terms = 1): string {
+  const close = Array.from({ length: terms }, (_, i) => `$${i + 3} <% name_normalized`).join(' AND ');
+  return `SELECT ${COLUMNS}
+    FROM company
+    WHERE country = '${cc}' AND ${close}
     ORDER BY word_similarity($1, name_normalized) DESC, similarity($1, name_normalized) DESC, name, registration_number
     LIMIT $2`;
 }
