@@ -15,7 +15,7 @@ const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { ROOT, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
+const { EMBEDDED, ROOT, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
 
 /** Time from `npm start` to the first 200 of /registers. */
 async function startupMs(dataDir) {
@@ -23,7 +23,7 @@ async function startupMs(dataDir) {
   const t0 = process.hrtime.bigint();
   const child = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
-    env: { ...process.env, ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...EMBEDDED, ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
@@ -51,7 +51,7 @@ async function main() {
     report.warmStartMs = await startupMs(dataDir);
 
     const port = await freePort();
-    app = startNode(['dist/main.js'], { ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
+    app = startNode(['dist/main.js'], { ...EMBEDDED, ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
     await waitFor(`http://127.0.0.1:${port}/health/live`, 60_000);
     await new Promise((r) => setTimeout(r, 5_000)); // let boot work (first probes) settle
     report.idleRssMb = rssMb(app.pid);

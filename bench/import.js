@@ -82,7 +82,7 @@ async function main() {
     console.log(`generated ${ROWS.toLocaleString('en-US')} rows, ${(size / 1048576).toFixed(0)} MB, in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
     // Migrations first, outside the timing (the CLI applies them itself; here they are already there).
-    const migrate = spawnSync('npm', ['run', '--silent', 'migration:run'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: dbUrl }, encoding: 'utf8' });
+    const migrate = spawnSync('npm', ['run', '--silent', 'migration:run'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: dbUrl, DATASET_SEED: 'false' }, encoding: 'utf8' });
     if (migrate.status !== 0) fail(`migrations failed: ${migrate.stderr || migrate.stdout}`);
 
     t = Date.now();

@@ -64,6 +64,9 @@ function closedRegisters() {
   return env;
 }
 
+/** Env of a process on the embedded default, whatever the bench's own environment holds. */
+const EMBEDDED = { DATABASE_URL: '', REDIS_URL: '' };
+
 /** Starts the compiled app (or any script) and returns the child process. */
 function startNode(args, env) {
   return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -82,4 +85,4 @@ function row(label, x) {
 
 const HEADER = `${'endpoint'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`;
 
-module.exports = { ROOT, run, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER };
+module.exports = { EMBEDDED, ROOT, run, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER };

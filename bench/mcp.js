@@ -18,7 +18,7 @@ const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { gzipSync } = require('node:zlib');
-const { ROOT, run, ensureBuilt, freePort, waitFor, cannon: benchCannon, closedRegisters, startNode, stop } = require('./lib');
+const { EMBEDDED, ROOT, run, ensureBuilt, freePort, waitFor, cannon: benchCannon, closedRegisters, startNode, stop } = require('./lib');
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -82,12 +82,12 @@ async function main() {
     const file = join(dir, 'enheter.json.gz');
     writeFileSync(file, generateEnheter(ROWS));
     console.log(`importing ${ROWS} NO units into ${dataDir} …`);
-    run(process.execPath, ['dist/cli/dataset-import.js', '--country', 'NO', '--file', file, '--dataset-name', 'bench-enheter', '--produced-at', '2026-11-01'], { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    run(process.execPath, ['dist/cli/dataset-import.js', '--country', 'NO', '--file', file, '--dataset-name', 'bench-enheter', '--produced-at', '2026-11-01'], { ...EMBEDDED, DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
 
     // Every register at a closed port: nothing leaves the machine, probes fail fast.
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    app = startNode(['dist/main.js'], { ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', REGISTER_NO_PAUSED: 'true', PROBE_INTERVAL_SECONDS: '86400' });
+    app = startNode(['dist/main.js'], { ...EMBEDDED, ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', REGISTER_NO_PAUSED: 'true', PROBE_INTERVAL_SECONDS: '86400' });
     await waitFor(`${base}/health/live`, 60_000);
 
     // A name search (trigram search in the dataset) and a registration-number lookup (an index
