@@ -1,18 +1,8 @@
-import { compactNumber, IdentifierMatch, IdentifierRecognizer } from './identifier';
+import { compactNumber, IdentifierMatch, IdentifierRecognizer, luhnValid } from './identifier';
 
 /** Business Number (CRA) BN9: 9 digits, the last a Luhn check digit. */
 export function isValidBn9(digits: string): boolean {
-  if (!/^\d{9}$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < 9; i++) {
-    let d = Number(digits[8 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
+  return /^\d{9}$/.test(digits) && luhnValid(digits);
 }
 
 const BN_PREFIX = /^BN9?[\s.:#-]*(?=\d)/i;

@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { FIXTURES, fixture } from '../../../test/support/fake-register';
-import { frenchVatKey, isValidSiren, isValidSiret, luhnValid, recognizeFrIdentifier } from './fr';
+import { frenchVatKey, isValidSiren, isValidSiret, recognizeFrIdentifier } from './fr';
+import { luhnValid } from './identifier';
 
 /** Every siren / siret / TVA value of the recorded French responses. */
 function numbersInFixtures(): { sirens: string[]; sirets: string[]; vats: string[] } {

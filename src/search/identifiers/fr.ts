@@ -1,20 +1,7 @@
-import { compactNumber, IdentifierMatch, IdentifierRecognizer } from './identifier';
+import { compactNumber, IdentifierMatch, IdentifierRecognizer, luhnValid } from './identifier';
 
 /** La Poste's SIREN: many of its SIRETs fail Luhn; INSEE accepts them when the digit sum is a multiple of 5. */
 export const LA_POSTE_SIREN = '356000000';
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 export function isValidSiren(siren: string): boolean {
   return /^\d{9}$/.test(siren) && luhnValid(siren);

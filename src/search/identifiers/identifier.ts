@@ -20,3 +20,17 @@ export type IdentifierRecognizer = (query: string) => IdentifierMatch;
 export function compactNumber(query: string): string {
   return query.replace(/[\s\u00a0\u202f.\-‐‑–—/]/g, '');
 }
+
+/** Luhn (mod 10) check over a string of digits: SIREN/SIRET, Canadian BN9. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
