@@ -5,6 +5,7 @@ import { AppConfig } from '../../../core/config/app-config';
 import { HttpClientFactory } from '../../../core/http/http-client.factory';
 import { findRegister } from '../../register-table';
 import type { CompanyDetail, CompanyRecord, ConnectorSource, Officer, RegisterConnector } from '../connector';
+import { parseJsonText } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { CorpCanRecord, parseCorpCanCorporation, parseCorpCanDirectors } from './corpcan-parser';
 import { NameSearchUnsupportedError } from '../name-search-unsupported.error';
@@ -116,11 +117,7 @@ export class CaConnector implements RegisterConnector {
   }
 
   private json(response: AxiosResponse<string>): unknown {
-    try {
-      return JSON.parse(response.data);
-    } catch {
-      throw UpstreamError.invalidResponse('Corporations Canada answered with a body that is not JSON', response.status);
-    }
+    return parseJsonText(response.data, response.status, 'Corporations Canada');
   }
 
   private withSource(record: CorpCanRecord, retrievedAt: string): CompanyRecord {

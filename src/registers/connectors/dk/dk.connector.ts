@@ -5,6 +5,7 @@ import { AppConfig } from '../../../core/config/app-config';
 import { HttpClientFactory } from '../../../core/http/http-client.factory';
 import { findRegister } from '../../register-table';
 import type { CompanyDetail, CompanyRecord, ConnectorSource, RecordSource, RegisterConnector } from '../connector';
+import { parseJsonText } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import type { Json } from './cvr-json';
 import { parseCvrOfficers } from './cvr-officers';
@@ -91,12 +92,7 @@ export class DkConnector implements RegisterConnector {
       throw UpstreamError.from(err);
     }
     const retrievedAt = this.clock.now().toISOString();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(response.data);
-    } catch {
-      throw UpstreamError.invalidResponse('CVR answered with a body that is not JSON', response.status);
-    }
+    const parsed = parseJsonText(response.data, response.status, 'CVR');
     return { docs: parseCvrSearchBody(parsed), retrievedAt, httpStatus: response.status };
   }
 

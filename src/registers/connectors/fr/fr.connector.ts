@@ -5,6 +5,7 @@ import { AppConfig } from '../../../core/config/app-config';
 import { HttpClientFactory } from '../../../core/http/http-client.factory';
 import { findRegister } from '../../register-table';
 import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector, SourceKind } from '../connector';
+import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { parseInseeAddress, parseInseeSiren, parseInseeSiret, parseInseeSiretSearch } from './insee-parsers';
 import { FrRecord, parseRechercheEntreprises } from './recherche-entreprises-parsers';
@@ -63,7 +64,7 @@ export class FrConnector implements RegisterConnector {
       const res = await this.call(this.insee, '/siret', this.inseeRequest({ q, nombre: limit }));
       const retrievedAt = this.clock.now().toISOString();
       if (res.status === 404) return []; // INSEE answers 404 when nothing matches
-      return parseInseeSiretSearch(json(res, 'INSEE')).slice(0, limit).map((r) => this.withSource(r, retrievedAt));
+      return parseInseeSiretSearch(jsonBody(res, 'INSEE')).slice(0, limit).map((r) => this.withSource(r, retrievedAt));
     }
     const results = await this.searchMirror(name, Math.min(limit, MIRROR_MAX_PER_PAGE));
     return results.records.slice(0, limit).map(({ officers: _officers, ...r }) => this.withSource(r, results.retrievedAt));
@@ -85,12 +86,12 @@ export class FrConnector implements RegisterConnector {
     if (this.apiKey) {
       const res = await this.call(this.probeClient, `/siren/${FR_PROBE_SIREN}`, this.inseeRequest());
       if (res.status !== 200) throw new UpstreamError('http_4xx', `INSEE answered HTTP ${res.status} to the probe`, res.status);
-      parseInseeSiren(json(res, 'INSEE'));
+      parseInseeSiren(jsonBody(res, 'INSEE'));
       return { httpStatus: res.status };
     }
     const res = await this.call(this.probeClient, '/search', { params: { q: FR_PROBE_SIREN, per_page: 1, page: 1 }, validateStatus: ANSWERS });
     if (res.status !== 200) throw new UpstreamError('http_4xx', `recherche-entreprises answered HTTP ${res.status} to the probe`, res.status);
-    parseRechercheEntreprises(json(res, 'recherche-entreprises'));
+    parseRechercheEntreprises(jsonBody(res, 'recherche-entreprises'));
     return { httpStatus: res.status };
   }
 
@@ -99,18 +100,18 @@ export class FrConnector implements RegisterConnector {
       const res = await this.call(this.insee, `/siret/${number}`, this.inseeRequest());
       const retrievedAt = this.clock.now().toISOString();
       if (res.status === 404) return null;
-      return { ...this.withSource(parseInseeSiret(json(res, 'INSEE')), retrievedAt), officers: null };
+      return { ...this.withSource(parseInseeSiret(jsonBody(res, 'INSEE')), retrievedAt), officers: null };
     }
     const res = await this.call(this.insee, `/siren/${number}`, this.inseeRequest());
     const retrievedAt = this.clock.now().toISOString();
     if (res.status === 404) return null;
-    const { record, nicSiege } = parseInseeSiren(json(res, 'INSEE'));
+    const { record, nicSiege } = parseInseeSiren(jsonBody(res, 'INSEE'));
     if (record.registrationNumber !== number) throw UpstreamError.invalidResponse(`INSEE answered ${number} with unit ${record.registrationNumber}`);
     // The unit carries no address: it is the head office's, one more read.
     let located: FrRecord = record;
     if (nicSiege && /^\d{5}$/.test(nicSiege)) {
       const siege = await this.call(this.insee, `/siret/${number}${nicSiege}`, this.inseeRequest());
-      if (siege.status === 200) located = { ...record, ...parseInseeAddress(json(siege, 'INSEE')), extra: { ...record.extra, siret: `${number}${nicSiege}` } };
+      if (siege.status === 200) located = { ...record, ...parseInseeAddress(jsonBody(siege, 'INSEE')), extra: { ...record.extra, siret: `${number}${nicSiege}` } };
     }
     // INSEE publishes no officers.
     return { ...this.withSource(located, retrievedAt), officers: null };
@@ -120,7 +121,7 @@ export class FrConnector implements RegisterConnector {
     const res = await this.call(this.mirror, '/search', { params: { q, per_page: perPage, page: 1 }, validateStatus: ANSWERS });
     const retrievedAt = this.clock.now().toISOString();
     if (res.status === 404) throw new UpstreamError('http_4xx', 'recherche-entreprises answered HTTP 404 to a search', 404);
-    return { records: parseRechercheEntreprises(json(res, 'recherche-entreprises')), retrievedAt };
+    return { records: parseRechercheEntreprises(jsonBody(res, 'recherche-entreprises')), retrievedAt };
   }
 
   private inseeRequest(params?: Record<string, unknown>): AxiosRequestConfig {
@@ -152,7 +153,3 @@ export class FrConnector implements RegisterConnector {
   }
 }
 
-function json(res: AxiosResponse, from: string): unknown {
-  if (res.data === null || typeof res.data !== 'object') throw UpstreamError.invalidResponse(`${from} sent a body that is not JSON`, res.status);
-  return res.data;
-}

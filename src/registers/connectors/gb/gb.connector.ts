@@ -6,6 +6,7 @@ import { HttpClientFactory } from '../../../core/http/http-client.factory';
 import { normaliseGbCompanyNumber } from '../../../search/identifiers/gb';
 import { findRegister } from '../../register-table';
 import type { CompanyDetail, CompanyRecord, ConnectorSource, Officer, RegisterConnector, SourceKind } from '../connector';
+import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { ChRecord, parseCompanyProfile, parseCompanySearch, parseOfficerList } from './ch-api-parsers';
 import { parseWebCompany, parseWebOfficers, parseWebSearch } from './ch-web-parsers';
@@ -53,7 +54,7 @@ export class GbConnector implements RegisterConnector {
   async searchByName(name: string, limit: number): Promise<CompanyRecord[]> {
     if (this.apiKey) {
       const res = await this.call(this.api, '/search/companies', this.apiRequest({ params: { q: name, items_per_page: limit } }));
-      return this.found(res, (body) => parseCompanySearch(json(res, body)), limit);
+      return this.found(res, () => parseCompanySearch(jsonBody(res, 'Companies House')), limit);
     }
     const res = await this.webGet(this.web, '/search/companies', { q: name });
     return this.found(res, (body) => parseWebSearch(html(res, body)), limit);
@@ -69,7 +70,7 @@ export class GbConnector implements RegisterConnector {
     const path = `/company/${GB_PROBE_COMPANY_NUMBER}`;
     const res = this.apiKey ? await this.call(this.probeClient, path, this.apiRequest({})) : await this.webGet(this.probeClient, path);
     if (res.status !== 200) throw new UpstreamError('http_4xx', `Companies House answered HTTP ${res.status} to the probe`, res.status);
-    if (this.apiKey) parseCompanyProfile(json(res, res.data));
+    if (this.apiKey) parseCompanyProfile(jsonBody(res, 'Companies House'));
     else parseWebCompany(html(res, res.data));
     return { httpStatus: res.status };
   }
@@ -78,14 +79,14 @@ export class GbConnector implements RegisterConnector {
     const res = await this.call(this.api, `/company/${number}`, this.apiRequest({}));
     const retrievedAt = this.clock.now().toISOString();
     if (res.status === 404) return null;
-    const record = parseCompanyProfile(json(res, res.data));
+    const record = parseCompanyProfile(jsonBody(res, 'Companies House'));
     if (record.registrationNumber !== number) throw UpstreamError.invalidResponse(`Companies House answered ${number} with ${record.registrationNumber}`);
     const officers: Officer[] = [];
     for (let page = 0; page < MAX_OFFICER_PAGES; page++) {
       const params = { items_per_page: 100, start_index: officers.length };
       const list = await this.call(this.api, `/company/${number}/officers`, this.apiRequest({ params }));
       if (list.status === 404) break;
-      const { officers: batch, totalResults } = parseOfficerList(json(list, list.data));
+      const { officers: batch, totalResults } = parseOfficerList(jsonBody(list, 'Companies House'));
       officers.push(...batch);
       if (batch.length === 0 || totalResults === null || officers.length >= totalResults) break;
     }
@@ -147,10 +148,6 @@ export class GbConnector implements RegisterConnector {
   }
 }
 
-function json(res: AxiosResponse, body: unknown): unknown {
-  if (body === null || typeof body !== 'object') throw UpstreamError.invalidResponse('Companies House sent a body that is not JSON', res.status);
-  return body;
-}
 
 function html(res: AxiosResponse, body: unknown): string {
   if (typeof body !== 'string' || !/<html|<body|<article|<ul|<div/i.test(body)) {

@@ -5,6 +5,7 @@ import { AppConfig } from '../../../core/config/app-config';
 import { HttpClientFactory } from '../../../core/http/http-client.factory';
 import { findRegister } from '../../register-table';
 import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector } from '../connector';
+import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { BrregRecord, parseEnhet, parseEnhetSearch, parseFjernetEnhet, parseRoller } from './brreg-parsers';
 
@@ -92,12 +93,8 @@ export class NoConnector implements RegisterConnector {
   }
 }
 
-/** The parsed JSON body; axios leaves a body that is not JSON (an HTML error page) as a string. */
 function json(res: AxiosResponse): unknown {
-  if (res.data === null || typeof res.data !== 'object') {
-    throw UpstreamError.invalidResponse('Enhetsregisteret sent a body that is not JSON', res.status);
-  }
-  return res.data;
+  return jsonBody(res, 'Enhetsregisteret');
 }
 
 function bodyOrNull(res: AxiosResponse): unknown {
