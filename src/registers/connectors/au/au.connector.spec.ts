@@ -1,9 +1,7 @@
 import { ManualClock } from '../../../core/clock';
-import { AppConfig } from '../../../core/config/app-config';
-import { HttpClientFactory } from '../../../core/http/http-client.factory';
 import { FakeRegister, RecordedRequest } from '../../../../test/support/fake-register';
-import { UpstreamError } from '../upstream-error';
 import { AuConnector } from './au.connector';
+import { connectorBuilder, upstreamFailure } from '../../../../test/support/connectors';
 
 const NOW = '2025-03-04T05:06:07.089Z';
 const GUID = '0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d';
@@ -19,27 +17,15 @@ function replayAbnDetails(req: RecordedRequest) {
 describe('AuConnector on a fake ABN Lookup', () => {
   const fake = new FakeRegister();
   const clock = new ManualClock(new Date(NOW));
-  const factories: HttpClientFactory[] = [];
 
-  function connector(env: Record<string, string> = {}): AuConnector {
-    const config = AppConfig.fromEnv({ REGISTER_AU_API_URL: fake.url, REGISTER_AU_GUID: GUID, REGISTER_TIMEOUT_MS: '300', ...env });
-    const http = new HttpClientFactory(config);
-    factories.push(http);
-    return new AuConnector(config, http, clock);
-  }
+  const connectors = connectorBuilder(AuConnector, clock, () => ({ REGISTER_AU_API_URL: fake.url, REGISTER_AU_GUID: GUID, REGISTER_TIMEOUT_MS: '300' }));
+  const connector = (env: Record<string, string> = {}) => connectors.build(env);
 
-  async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-    const err = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(UpstreamError);
-    return err as UpstreamError;
-  }
+  const failure = upstreamFailure;
 
   beforeAll(() => fake.start());
   afterAll(async () => {
-    factories.forEach((f) => f.onApplicationShutdown());
+    connectors.shutdown();
     await fake.stop();
   });
   beforeEach(() => {

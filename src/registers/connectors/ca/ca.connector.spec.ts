@@ -1,10 +1,8 @@
 import { ManualClock } from '../../../core/clock';
-import { AppConfig } from '../../../core/config/app-config';
-import { HttpClientFactory } from '../../../core/http/http-client.factory';
 import { FakeRegister } from '../../../../test/support/fake-register';
-import { UpstreamError } from '../upstream-error';
 import { CaConnector } from './ca.connector';
 import { NameSearchUnsupportedError } from '../name-search-unsupported.error';
+import { connectorBuilder, upstreamFailure } from '../../../../test/support/connectors';
 
 const NOW = '2025-03-04T05:06:07.089Z';
 const KEY = 'test-user-key-123';
@@ -16,32 +14,19 @@ const DIRECTORS = 'registers/ca/corpcan-api-v2-directors-9657690.json';
 describe('CaConnector on a fake Corporations Canada', () => {
   const fake = new FakeRegister();
   const clock = new ManualClock(new Date(NOW));
-  const factories: HttpClientFactory[] = [];
 
-  function connector(env: Record<string, string> = {}): CaConnector {
-    const config = AppConfig.fromEnv({
-      REGISTER_CA_API_URL: fake.url,
-      REGISTER_CA_GATEWAY_URL: `${fake.url}/gateway`,
-      REGISTER_TIMEOUT_MS: '300',
-      ...env,
-    });
-    const http = new HttpClientFactory(config);
-    factories.push(http);
-    return new CaConnector(config, http, clock);
-  }
+  const connectors = connectorBuilder(CaConnector, clock, () => ({
+    REGISTER_CA_API_URL: fake.url,
+    REGISTER_CA_GATEWAY_URL: `${fake.url}/gateway`,
+    REGISTER_TIMEOUT_MS: '300',
+  }));
+  const connector = (env: Record<string, string> = {}) => connectors.build(env);
 
-  async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-    const err = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(UpstreamError);
-    return err as UpstreamError;
-  }
+  const failure = upstreamFailure;
 
   beforeAll(() => fake.start());
   afterAll(async () => {
-    factories.forEach((f) => f.onApplicationShutdown());
+    connectors.shutdown();
     await fake.stop();
   });
   beforeEach(() => {

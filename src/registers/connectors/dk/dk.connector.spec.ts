@@ -1,9 +1,7 @@
 import { ManualClock } from '../../../core/clock';
-import { AppConfig } from '../../../core/config/app-config';
-import { HttpClientFactory } from '../../../core/http/http-client.factory';
 import { FakeRegister, RecordedRequest } from '../../../../test/support/fake-register';
-import { UpstreamError } from '../upstream-error';
 import { DkConnector } from './dk.connector';
+import { connectorBuilder, upstreamFailure } from '../../../../test/support/connectors';
 
 const PATH = '/cvr-permanent/virksomhed/_search';
 const NOW = '2025-03-04T05:06:07.089Z';
@@ -35,33 +33,20 @@ function replayCvr(req: RecordedRequest) {
 describe('DkConnector on a fake CVR distribution', () => {
   const fake = new FakeRegister();
   const clock = new ManualClock(new Date(NOW));
-  const factories: HttpClientFactory[] = [];
 
-  function connector(env: Record<string, string> = {}): DkConnector {
-    const config = AppConfig.fromEnv({
-      REGISTER_DK_API_URL: fake.url,
-      REGISTER_DK_USERNAME: 'u',
-      REGISTER_DK_PASSWORD: 'p',
-      REGISTER_TIMEOUT_MS: '300',
-      ...env,
-    });
-    const http = new HttpClientFactory(config);
-    factories.push(http);
-    return new DkConnector(config, http, clock);
-  }
+  const connectors = connectorBuilder(DkConnector, clock, () => ({
+    REGISTER_DK_API_URL: fake.url,
+    REGISTER_DK_USERNAME: 'u',
+    REGISTER_DK_PASSWORD: 'p',
+    REGISTER_TIMEOUT_MS: '300',
+  }));
+  const connector = (env: Record<string, string> = {}) => connectors.build(env);
 
-  async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-    const err = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(UpstreamError);
-    return err as UpstreamError;
-  }
+  const failure = upstreamFailure;
 
   beforeAll(() => fake.start());
   afterAll(async () => {
-    factories.forEach((f) => f.onApplicationShutdown());
+    connectors.shutdown();
     await fake.stop();
   });
   beforeEach(() => {

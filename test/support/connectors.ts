@@ -1,0 +1,35 @@
+import { Clock } from '../../src/core/clock';
+import { AppConfig } from '../../src/core/config/app-config';
+import { HttpClientFactory } from '../../src/core/http/http-client.factory';
+import { UpstreamError } from '../../src/registers/connectors/upstream-error';
+
+type ConnectorClass<C> = new (config: AppConfig, http: HttpClientFactory, clock: Clock) => C;
+
+/**
+ * Builds a connector as the application does (config from env, the one HTTP client factory,
+ * an injected clock) and keeps the factories so that `shutdown()` stops their limiters.
+ */
+export function connectorBuilder<C>(Connector: ConnectorClass<C>, clock: Clock, baseEnv: () => Record<string, string>) {
+  const factories: HttpClientFactory[] = [];
+  return {
+    build(env: Record<string, string> = {}): C {
+      const config = AppConfig.fromEnv({ ...baseEnv(), ...env });
+      const http = new HttpClientFactory(config);
+      factories.push(http);
+      return new Connector(config, http, clock);
+    },
+    shutdown(): void {
+      factories.splice(0).forEach((f) => f.onApplicationShutdown());
+    },
+  };
+}
+
+/** The UpstreamError a read must fail with (the test fails if it resolves or throws anything else). */
+export async function upstreamFailure(promise: Promise<unknown>): Promise<UpstreamError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(UpstreamError);
+  return err as UpstreamError;
+}
