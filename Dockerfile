@@ -9,6 +9,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+COPY web ./web
+COPY scripts/build-web.js ./scripts/
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim AS runtime
@@ -22,4 +24,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/main.js"]
+# The same V8 setting as `npm start` (see README, "Memory").
+CMD ["node", "--max-semi-space-size=2", "dist/main.js"]

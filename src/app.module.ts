@@ -1,46 +1,125 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AdminModule } from './admin/admin.module';
+import { AccessRequestsController } from './accounts/access-requests.controller';
+import { AccountsController } from './accounts/accounts.controller';
+import { AccountsModule } from './accounts/accounts.module';
 import { AppConfig, Role } from './core/config/app-config';
 import { CoreModule } from './core/core.module';
 import { ProblemsController } from './core/errors/problems.controller';
+import { HealthController } from './core/health/health.controller';
 import { HealthModule } from './core/health/health.module';
 import { JobsModule } from './core/jobs/jobs.module';
 import { LoggingModule } from './core/logging/logging.module';
 import { OpenApiController, OpenApiDocument } from './core/openapi/openapi.controller';
 import { RateLimitModule } from './core/rate-limit/rate-limit.module';
 import { DatabaseModule } from './database/database.module';
+import { DatasetModule } from './dataset/dataset.module';
+import { McpController } from './mcp/mcp.controller';
 import { McpModule } from './mcp/mcp.module';
+import { DetectionWorkerModule } from './monitoring/detection-worker.module';
+import { MonitoringModule } from './monitoring/monitoring.module';
+import { WatchesController } from './monitoring/watches/watches.controller';
+import { RegistersController } from './registers/registers.controller';
 import { RegistersModule } from './registers/registers.module';
+import { SearchController } from './search/search.controller';
 import { SearchModule } from './search/search.module';
+import { SimulatorController } from './simulator/simulator.controller';
+import { SimulatorModule } from './simulator/simulator.module';
+import { ProbeWorkerModule } from './status/probe/probe-worker.module';
+import { StatusController } from './status/status.controller';
 import { StatusModule } from './status/status.module';
-
-/** Everything that answers HTTP: docs, health, problems (the rate limit is mounted in http-app.ts). */
-@Module({
-  imports: [RateLimitModule, HealthModule, McpModule],
-  controllers: [OpenApiController, ProblemsController],
-  providers: [OpenApiDocument],
-  exports: [OpenApiDocument],
-})
-export class HttpModule {}
+import { WebController } from './web/web.controller';
+import { DeliveriesController } from './webhooks/delivery/deliveries.controller';
+import { DeliveryWorkerModule } from './webhooks/delivery/delivery-worker.module';
+import { WebhookEndpointsController } from './webhooks/endpoints/webhook-endpoints.controller';
+import { EventsController } from './webhooks/events/events.controller';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
- * One application, three roles: `api` serves HTTP and runs no job or schedule; `worker` runs
- * processors and schedules and opens no port; `all` (npm start, the embedded default) does both.
+ * What every process shares: configuration, logs, the database, the job queues and the
+ * feature modules with their services (immich's `commonImports`). Feature modules are static;
+ * only the core ones take the configuration.
  */
+function commonImports(config: AppConfig): Array<Type | DynamicModule> {
+  return [
+    CoreModule.forConfig(config),
+    LoggingModule.forConfig(config),
+    DatabaseModule.forConfig(config),
+    AdminModule.forConfig(config),
+    JobsModule.forConfig(config),
+    RegistersModule,
+    StatusModule,
+    DatasetModule,
+    SearchModule,
+    AccountsModule,
+    WebhooksModule,
+    SimulatorModule,
+    MonitoringModule,
+  ];
+}
+
+/** HTTP: the modules only the api needs, and every controller. */
+const API_IMPORTS = [RateLimitModule, HealthModule, McpModule];
+const API_CONTROLLERS = [
+  RegistersController,
+  StatusController,
+  SearchController,
+  McpController,
+  AccountsController,
+  AccessRequestsController,
+  WebhookEndpointsController,
+  DeliveriesController,
+  EventsController,
+  SimulatorController,
+  WatchesController,
+  OpenApiController,
+  ProblemsController,
+  HealthController,
+  WebController,
+];
+const API_PROVIDERS = [OpenApiDocument];
+
+/** Jobs: the schedules (they only enqueue) and the processors, one worker module per queue. */
+const WORKER_IMPORTS = [ScheduleModule.forRoot(), ProbeWorkerModule, DeliveryWorkerModule, DetectionWorkerModule];
+
+/** `npm run start:api`: serves HTTP, runs no processor and no schedule. */
+@Module({})
+export class ApiModule {
+  static forConfig(config: AppConfig): DynamicModule {
+    return { module: ApiModule, imports: [...commonImports(config), ...API_IMPORTS], controllers: API_CONTROLLERS, providers: API_PROVIDERS };
+  }
+}
+
+/** `npm run start:worker`: processors and schedules; opens no port. */
+@Module({})
+export class WorkerModule {
+  static forConfig(config: AppConfig): DynamicModule {
+    return { module: WorkerModule, imports: [...commonImports(config), ...WORKER_IMPORTS] };
+  }
+}
+
+/** `npm start`: both in one process (the embedded default). */
 @Module({})
 export class AppModule {
-  static forRole(role: Role, config: AppConfig): DynamicModule {
+  static forConfig(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [
-        CoreModule.forConfig(config),
-        LoggingModule.forConfig(config),
-        DatabaseModule.forConfig(config),
-        JobsModule.forConfig(config),
-        RegistersModule.forRole(role),
-        StatusModule.forRole(role),
-        SearchModule.forRole(role),
-        ...(role === 'worker' ? [] : [HttpModule]),
-      ],
+      imports: [...commonImports(config), ...API_IMPORTS, ...WORKER_IMPORTS],
+      controllers: API_CONTROLLERS,
+      providers: API_PROVIDERS,
     };
+  }
+}
+
+/** The root module of a role. */
+export function rootModuleFor(role: Role, config: AppConfig): DynamicModule {
+  switch (role) {
+    case 'api':
+      return ApiModule.forConfig(config);
+    case 'worker':
+      return WorkerModule.forConfig(config);
+    case 'all':
+      return AppModule.forConfig(config);
   }
 }

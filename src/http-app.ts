@@ -1,20 +1,29 @@
 import type { INestApplication } from '@nestjs/common';
 import { ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import cors from 'cors';
-import type { NextFunction, Request, Response } from 'express';
+import { json as jsonBody, type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './core/config/app-config';
+import { BEARER_SCHEME } from './core/openapi/api-account-errors.decorator';
 import { ApiError } from './core/errors/api-error';
 import { writeProblem } from './core/errors/problem-details.filter';
-import { assignRequestId } from './core/logging/request-id';
+import { ROOT_LOGGER } from './core/logging/logging.module';
+import { requestLogging } from './core/logging/request-logging';
 import { OpenApiDocument } from './core/openapi/openapi.controller';
+import { finalizeOpenApiDocument } from './core/openapi/openapi-finalize';
 import { RateLimitMiddleware } from './core/rate-limit/rate-limit.middleware';
+import { applyServerLimits } from './core/http/http-server-limits';
 import { PROBLEM_CODES, PROBLEMS } from './core/errors/problem-catalog';
 
 /** Headers browser code may read from our responses. */
 export const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Mcp-Session-Id'];
+
+/** Largest JSON body the /api/v1 endpoints read: their inputs are a few hundred bytes. */
+export const API_V1_MAX_BODY = '16kb';
+/** …except a bulk watch creation: up to 10,000 rows of about 80 bytes. */
+export const WATCHES_BULK_MAX_BODY = '2mb';
 
 /**
  * Everything an HTTP application needs beyond its modules; used by main.ts and by the
@@ -26,10 +35,9 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   express.set('query parser', 'simple');
-  express.use((req: Request, res: Response, next: NextFunction) => {
-    assignRequestId(req, res);
-    next();
-  });
+  // First of all: the request's id, its logger, and its log line (also for requests a
+  // middleware below answers: CORS preflights, 429s, unreadable bodies).
+  express.use(requestLogging(app.get(ROOT_LOGGER)));
   // The read API is open to any origin, without credentials; browsers may read the rate-limit headers.
   express.use(
     '/api/public',
@@ -42,16 +50,34 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
       maxAge: 86_400,
     }),
   );
+  // The account API: browser code may call it from any origin with the key in a header,
+  // never with cookies. Its bodies are JSON, read here (the app runs without a global parser).
+  express.use(
+    '/api/v1',
+    cors({
+      origin: '*',
+      credentials: false,
+      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
+      exposedHeaders: [...EXPOSED_HEADERS, 'WWW-Authenticate', 'Location'],
+      maxAge: 86_400,
+    }),
+    requireJsonBody,
+  );
+  // Parsed once: the bulk watch creation with its own limit, every other /api/v1 body with the small one.
+  express.use('/api/v1/watches/bulk', parseJsonBody(WATCHES_BULK_MAX_BODY));
+  express.use('/api/v1', parseJsonBody());
   // Counted before any routing, as a prefix match: unknown paths, wrong methods and paths
   // that no route can even decode are counted and carry the headers too.
   const rateLimit = app.get(RateLimitMiddleware);
+  applyServerLimits(app.getHttpServer(), config, rateLimit);
   express.use('/api/public/v1', (req: Request, res: Response, next: NextFunction) => {
-    rateLimit.use(req, res, next).catch((err: unknown) => (err instanceof ApiError ? writeProblem(req, res, err) : next(err)));
+    rateLimit.use(req, res, next)?.catch((err: unknown) => (err instanceof ApiError ? writeProblem(req, res, err) : next(err)));
   });
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true }));
   app.enableShutdownHooks();
 
-  const document = SwaggerModule.createDocument(
+  const document = finalizeOpenApiDocument(SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('Registry Lookup API')
@@ -61,14 +87,22 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
           '',
           '**Rate limit.** 120 requests per hour per client IP (IPv6: per /64), counted across all /api/public/v1 endpoints. Every response carries `X-RateLimit-Remaining` and `X-RateLimit-Reset` (**seconds until the window resets**, a delta, not an epoch time); over the limit: 429 `rate_limited` with `Retry-After` and `resetAt`.',
           '',
+          '**Wrong method.** A method an endpoint does not declare is answered 405 `method_not_allowed` (a problem document, with `Allow`).',
+          '',
+          '**Accounts, webhooks, simulator** (`/api/v1`, developer preview): authenticated with `Authorization: Bearer <api key>` from a free account (`POST /api/v1/accounts`); not counted in the per-IP limit above, but limited per account (`X-RateLimit-*` headers count the account).',
+          '',
           '**Errors** are RFC 9457 problem details (`application/problem+json`) with a machine-readable `code`:',
           ...PROBLEM_CODES.map((c) => `- \`${c}\` (${PROBLEMS[c].status}): ${PROBLEMS[c].description}`),
         ].join('\n'),
       )
       .setVersion(config.apiVersion)
       .addServer(config.publicBaseUrl)
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', bearerFormat: 'rl_…', description: 'An API key of a free account (POST /api/v1/accounts), as `Authorization: Bearer rl_…`. Only the /api/v1 account, webhook and simulator endpoints take one.' },
+        BEARER_SCHEME,
+      )
       .build(),
-  );
+  ));
   app.get(OpenApiDocument).document = document;
   SwaggerModule.setup('docs', app, document, {
     customSiteTitle: 'Registry Lookup API',
@@ -76,4 +110,36 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
   });
+}
+
+/**
+ * POST, PATCH and PUT bodies of /api/v1 must be JSON: anything else is a 415 here, rather
+ * than a body the parser skips and a confusing "field required" later.
+ */
+function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+  if (!['POST', 'PUT', 'PATCH'].includes(req.method)) return next();
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !req.is(['application/json', '+json'])) {
+    return writeProblem(req, res, new ApiError('unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).'));
+  }
+  next();
+}
+
+/**
+ * The JSON body parser of /api/v1, its failures answered here in the contract's shape
+ * (Nest would turn a JSON syntax error into a bare 400 and lose which it was).
+ */
+function parseJsonBody(limit = API_V1_MAX_BODY): (req: Request, res: Response, next: NextFunction) => void {
+  const parse = jsonBody({ limit, strict: true });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') return writeProblem(req, res, new ApiError('payload_too_large', `The request body exceeds ${limit}.`));
+      if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+        return writeProblem(req, res, new ApiError('unsupported_media_type', 'The request body must be UTF-8 JSON, without Content-Encoding.'));
+      }
+      const message = type === 'entity.parse.failed' ? 'not valid JSON' : 'the body could not be read';
+      writeProblem(req, res, new ApiError('invalid_body', `The request body is ${message}.`, { errors: [{ field: '(body)', code: 'invalid_json', message }] }));
+    });
 }

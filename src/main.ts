@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app.module';
+import { rootModuleFor } from './app.module';
+import { assertDataDirFree, bootFailure } from './core/boot-failure';
 import { AppConfig, Role } from './core/config/app-config';
 import { configureHttpApp } from './http-app';
 
@@ -11,12 +12,13 @@ import { configureHttpApp } from './http-app';
 async function bootstrap(): Promise<void> {
   const role: Role = process.argv.includes('--role=api') ? 'api' : 'all';
   const config = AppConfig.fromEnv(process.env, role);
-  const app = await NestFactory.create(AppModule.forRole(role, config), { bufferLogs: true, bodyParser: false });
+  assertDataDirFree(config);
+  const app = await NestFactory.create(rootModuleFor(role, config), { bufferLogs: true, bodyParser: false, abortOnError: false });
   configureHttpApp(app, config);
   await app.listen(config.port, config.host);
 }
 
 bootstrap().catch((err: Error) => {
-  console.error(err.message.startsWith('Invalid configuration') ? err.message : err);
+  console.error(bootFailure(err));
   process.exit(1);
 });

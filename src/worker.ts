@@ -1,18 +1,20 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { AppModule } from './app.module';
+import { rootModuleFor } from './app.module';
+import { assertDataDirFree, bootFailure } from './core/boot-failure';
 import { AppConfig } from './core/config/app-config';
 
 /** `npm run start:worker`: job processors and schedules; opens no port. */
 async function bootstrap(): Promise<void> {
   const config = AppConfig.fromEnv(process.env, 'worker');
-  const app = await NestFactory.createApplicationContext(AppModule.forRole('worker', config), { bufferLogs: true });
+  assertDataDirFree(config);
+  const app = await NestFactory.createApplicationContext(rootModuleFor('worker', config), { bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
 }
 
 bootstrap().catch((err: Error) => {
-  console.error(err.message.startsWith('Invalid configuration') ? err.message : err);
+  console.error(bootFailure(err));
   process.exit(1);
 });

@@ -1,26 +1,21 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
+import { runAdminCommand } from '../admin/run-admin-command';
 import { AppConfig } from '../core/config/app-config';
-import { buildDataSourceOptions } from '../database/data-source-options';
-import { runMigrations } from '../database/migrate';
-import { seedBundledSample } from '../dataset/seed/bundled-sample';
+import { MIGRATION_RUN_COMMAND } from '../database/migration-run.command';
 
-/** `npm run migration:run`: applies pending migrations to DATABASE_URL (or the embedded database). */
-async function main(): Promise<void> {
+/**
+ * `npm run migration:run`: applies pending migrations to DATABASE_URL or the embedded
+ * database. While the embedded service runs, it asks the service (which applied them at boot).
+ */
+async function main(): Promise<number> {
   const config = AppConfig.fromEnv(process.env, 'worker');
-  const dataSource = new DataSource(buildDataSourceOptions(config));
-  await dataSource.initialize();
-  try {
-    const applied = await runMigrations(dataSource);
-    if (config.datasetSeed) await seedBundledSample(dataSource);
-    const target = config.databaseUrl ? 'Postgres' : `PGlite in ${config.dataDir}`;
-    console.log(applied.length ? `Applied ${applied.length} migration(s) to ${target}: ${applied.join(', ')}` : `No pending migrations (${target}).`);
-  } finally {
-    await dataSource.destroy();
-  }
+  return runAdminCommand(MIGRATION_RUN_COMMAND, process.argv.slice(2), config, { out: (l) => console.log(l), err: (l) => console.error(l) });
 }
 
-main().catch((err: Error) => {
-  console.error(`migration failed: ${err.message}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    console.error(`migration failed: ${err.message}`);
+    process.exit(1);
+  },
+);

@@ -5,8 +5,10 @@ import { AppConfig } from './config/app-config';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { RouteIndex } from './errors/route-index';
 import { HttpClientFactory } from './http/http-client.factory';
+import { RegisterBreaker } from './http/register-breaker';
+import { RedisHealth } from './redis/redis-health.service';
 
-/** What every module of both processes shares: typed config, the clock, the register HTTP client factory, the error filter. */
+/** What every module of both processes shares: typed config, the clock, the register HTTP client factory, the Redis breaker, the error filter. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -18,10 +20,12 @@ export class CoreModule {
         { provide: AppConfig, useValue: config },
         Clock,
         HttpClientFactory,
+        RegisterBreaker,
+        RedisHealth,
         RouteIndex,
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
       ],
-      exports: [AppConfig, Clock, HttpClientFactory, RouteIndex],
+      exports: [AppConfig, Clock, HttpClientFactory, RegisterBreaker, RedisHealth, RouteIndex],
     };
   }
 }

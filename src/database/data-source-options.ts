@@ -3,8 +3,11 @@ import { types as pgTypes } from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../core/config/app-config';
 import { createPGlitePoolClass, openPGlite } from './pglite-pool';
+import { DataDirLock, SERVICE_COMMAND } from './data-dir-lock';
 import { ENTITIES } from './entities';
+import { QueryErrorLogger } from './query-error-logger';
 import { MIGRATIONS } from './migrations';
+import { templateKey } from './embedded-template';
 
 // Dates stay 'YYYY-MM-DD' strings (node-postgres would shift them to local midnight) and
 // bigint counts become numbers; PGlite is configured the same way in pglite-pool.ts.
@@ -16,7 +19,7 @@ pgTypes.setTypeParser(pgTypes.builtins.INT8, (v) => Number(v));
  * DATABASE_URL is set, otherwise PGlite persisted under DATA_DIR (or in memory for tests
  * that pass `dataDir: 'memory://'`).
  */
-export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
+export function buildDataSourceOptions(config: AppConfig, options: { command?: string } = {}): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
     entities: ENTITIES,
@@ -24,6 +27,7 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     migrationsTableName: 'migrations',
     synchronize: false,
     logging: ['error' as const],
+    logger: new QueryErrorLogger(),
   };
   if (config.databaseUrl) {
     return {
@@ -34,6 +38,24 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
       extra: { connectionTimeoutMillis: 5_000, statement_timeout: 30_000 },
     };
   }
-  const dataDir = config.dataDir === 'memory://' ? undefined : resolve(join(config.dataDir, 'pglite'));
-  return { ...common, driver: { Pool: createPGlitePoolClass(openPGlite(dataDir)) } } as DataSourceOptions;
+  // A new data directory (or an in-memory database) starts as a copy of the prepared template (migrated, seeded) when there is one.
+  const template = config.migrateOnBoot ? templateKey(config.datasetSeed) : undefined;
+  if (config.dataDir === 'memory://') return { ...common, driver: { Pool: createPGlitePoolClass(openPGlite(undefined, { template })) } } as DataSourceOptions;
+  // One process at a time on a data directory: two PGlite instances writing the same files
+  // leave a database that no longer opens. Released when the pool ends (or the process exits).
+  // The lock is taken before the template is copied in, so two first starts cannot both copy.
+  const lock = DataDirLock.acquire(config.dataDir, options.command ?? SERVICE_COMMAND);
+  let db: ReturnType<typeof openPGlite>;
+  try {
+    db = openPGlite(resolve(join(config.dataDir, 'pglite')), { template });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  return { ...common, driver: { Pool: createPGlitePoolClass(db, () => lock.release()) }, dataDirLock: lock } as DataSourceOptions;
+}
+
+/** The data-directory lock a DataSource built by buildDataSourceOptions holds (embedded, on disk). */
+export function dataDirLockOf(options: DataSourceOptions): DataDirLock | undefined {
+  return (options as { dataDirLock?: DataDirLock }).dataDirLock;
 }

@@ -1,10 +1,11 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../core/config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { runMigrations } from './migrate';
 import { seedBundledSample } from '../dataset/seed/bundled-sample';
+import { markInterruptedImports } from '../dataset/import/interrupted-imports';
 
 /**
  * Postgres (DATABASE_URL) or the embedded PGlite. Migrations are applied while the
@@ -25,6 +26,9 @@ export class DatabaseModule {
               await runMigrations(dataSource);
               if (config.datasetSeed) await seedBundledSample(dataSource);
             }
+            // An import killed mid-way is recorded as such (its rows so far are served with a warning saying so).
+            const interrupted = await markInterruptedImports(dataSource).catch(() => 0);
+            if (interrupted > 0) new Logger('Dataset').warn(`${interrupted} dataset import(s) had stopped before the end of their file: recorded as interrupted`);
             return dataSource;
           },
         }),

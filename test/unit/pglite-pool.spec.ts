@@ -1,5 +1,8 @@
 import { createTestDataSource } from '../support/database';
 
+// Starting PGlite (WASM) takes seconds on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 describe('embedded database (PGlite through TypeORM)', () => {
   it('keeps concurrent transactions apart: one rolls back, the other commits', async () => {
     const { dataSource, close } = await createTestDataSource('pglite');

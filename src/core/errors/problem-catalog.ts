@@ -15,10 +15,27 @@ export const PROBLEMS = {
     description:
       'q is too short, too long, not a name (only punctuation, symbols or control characters), or a registration number whose check digit is wrong.',
   },
+  malformed_request: {
+    status: 400,
+    title: 'The request is not valid HTTP',
+    description: 'The request line or a header could not be parsed; it was refused before any routing (no rate-limit count by path).',
+  },
   invalid_parameter: {
     status: 400,
     title: 'A parameter has a value that is not allowed',
     description: 'A query or path parameter has a value outside its allowed set; the message lists the allowed values.',
+  },
+  invalid_body: {
+    status: 400,
+    title: 'The request body is not acceptable',
+    description:
+      'The JSON body of an /api/v1 request is malformed, has a field of the wrong type or value, lacks a required field, or has a field the endpoint does not know; errors[] names each field (an unknown event kind lists the allowed ones; a planned kind says it is not built yet).',
+  },
+  unauthorized: {
+    status: 401,
+    title: 'Authentication required',
+    description:
+      'The /api/v1 endpoint needs `Authorization: Bearer <api key>`, and the key given is absent, malformed, unknown or revoked. The WWW-Authenticate header says which.',
   },
   country_not_covered: {
     status: 404,
@@ -29,6 +46,12 @@ export const PROBLEMS = {
     status: 404,
     title: 'No company with this registration number',
     description: 'The register (or, when it is not answering, the fallback dataset) has no company with this number.',
+  },
+  resource_not_found: {
+    status: 404,
+    title: 'No such object in this account',
+    description:
+      'No webhook endpoint, delivery, event, API key or access request with this id belongs to the account of the API key (objects of other accounts are reported the same way).',
   },
   not_found: {
     status: 404,
@@ -45,6 +68,17 @@ export const PROBLEMS = {
     title: 'Not acceptable',
     description: 'The Accept header excludes every media type the endpoint can answer with.',
   },
+  request_timeout: {
+    status: 408,
+    title: 'The request did not arrive in time',
+    description: 'The request headers did not arrive within HTTP_HEADERS_TIMEOUT_MS, or the whole request within HTTP_REQUEST_TIMEOUT_MS; the connection is closed.',
+  },
+  conflict: {
+    status: 409,
+    title: 'Conflict with the current state',
+    description:
+      'The request cannot be applied to the object as it is now: e.g. revoking the last active API key, a second pending access request, sending a test event to a disabled endpoint, more endpoints than an account may have.',
+  },
   payload_too_large: {
     status: 413,
     title: 'Request body too large',
@@ -55,11 +89,27 @@ export const PROBLEMS = {
     title: 'Unsupported media type',
     description: 'The request body is not in a media type the endpoint accepts (application/json).',
   },
+  target_not_allowed: {
+    status: 422,
+    title: 'The webhook target is not allowed',
+    description:
+      'The webhook URL is, or its host name resolves to, a loopback, private, link-local, CGNAT, unique-local, multicast, unspecified, reserved or documentation address (in any spelling), or uses a scheme other than http and https.',
+  },
   rate_limited: {
     status: 429,
     title: 'Hourly request limit reached',
     description:
-      'The client IP (IPv6: its /64) made more requests than its hourly limit across all /api/public/v1 endpoints. resetAt says when requests are accepted again; Retry-After says it in seconds.',
+      'The client IP (IPv6: its /64) made more requests than its hourly limit across all /api/public/v1 endpoints; on /api/v1, the account made more requests than its hourly limit, or the IP more sign-ups than allowed. resetAt says when requests are accepted again; Retry-After says it in seconds.',
+  },
+  simulator_limit_reached: {
+    status: 429,
+    title: 'Simulator limit reached',
+    description: 'The account sent as many test events from the simulator as it may in a rolling hour. resetAt says when the next one is accepted; Retry-After says it in seconds.',
+  },
+  headers_too_large: {
+    status: 431,
+    title: 'Request headers too large',
+    description: 'The request headers exceed the 16 KiB the server accepts.',
   },
   internal_error: {
     status: 500,

@@ -6,6 +6,7 @@ import { RouteIndex } from './route-index';
 
 const STATUS_TO_CODE: Record<number, ProblemCode> = {
   400: 'invalid_parameter',
+  401: 'unauthorized',
   404: 'not_found',
   405: 'method_not_allowed',
   406: 'not_acceptable',

@@ -1,36 +1,36 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
-import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { RedisHealth } from '../redis/redis-health.service';
 
-/** Pings Redis (when REDIS_URL is set) on a connection of its own. */
+/** Redis in readiness (when REDIS_URL is set): what the Redis breaker knows, then one PING. */
 @Injectable()
-export class RedisHealthIndicator implements OnApplicationShutdown {
-  private client?: Redis;
-
+export class RedisHealthIndicator {
   constructor(
     private readonly config: AppConfig,
+    private readonly redis: RedisHealth,
     private readonly indicators: HealthIndicatorService,
   ) {}
 
   async pingCheck(key: string, timeoutMs = 1_000) {
     const check = this.indicators.check(key);
     if (!this.config.redisUrl) return check.up({ mode: 'not used (in-process jobs, in-memory rate limits)' });
-    this.client ??= new Redis(this.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: timeoutMs });
+    if (!this.redis.isUp()) {
+      const since = this.redis.since;
+      return check.down({ message: since ? `not answering since ${since.toISOString()}` : 'not connected yet' });
+    }
+    let timer: NodeJS.Timeout | undefined;
     try {
-      if (this.client.status === 'wait' || this.client.status === 'end') await this.client.connect();
-      let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        this.client.ping(),
+        this.redis.ping(),
         new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timeout of ${timeoutMs}ms exceeded`)), timeoutMs))),
-      ]).finally(() => clearTimeout(timer));
+      ]);
       return check.up();
     } catch (err) {
+      this.redis.reportFailure(err as Error);
       return check.down({ message: (err as Error).message });
+    } finally {
+      clearTimeout(timer);
     }
-  }
-
-  onApplicationShutdown(): void {
-    this.client?.disconnect();
   }
 }

@@ -1,36 +1,72 @@
-import { getQueueToken } from '@nestjs/bull';
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { EnqueueOptions, JobHandler, JobQueue, QUEUE_NAMES, QueueName } from './job-queue';
+import { DEFAULT_QUEUE_DEFINITIONS, EnqueueOptions, InvalidJobPayloadError, JobProcessor, JobQueue, JobQueueUnavailableError, QueueDefinitions, runJob } from './job-queue';
+import { QueueName, QUEUE_NAMES } from './queues';
+import type { RedisHealth } from '../redis/redis-health.service';
+
+/** Longest a caller waits for Redis to accept a job. */
+const ADD_TIMEOUT_MS = 1_000;
+
+/** Name of the Bull backoff strategy that follows each queue's `backoffMs` schedule. */
+export const SCHEDULE_BACKOFF = 'schedule';
 
 /** Jobs on Bull (Redis): shared by every worker replica; ids deduplicate across processes. */
-@Injectable()
 export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown {
   private readonly logger = new Logger(BullJobQueue.name);
-  private readonly processing = new Set<QueueName>();
 
-  constructor(private readonly moduleRef: ModuleRef) {
+  constructor(
+    private readonly queues: ReadonlyMap<QueueName, Queue>,
+    private readonly health?: RedisHealth,
+    private readonly definitions: QueueDefinitions = DEFAULT_QUEUE_DEFINITIONS,
+  ) {
     super();
   }
 
-  async add<T extends object>(queue: QueueName, data: T, options: EnqueueOptions = {}): Promise<void> {
+  /**
+   * Adds a job, or fails within ADD_TIMEOUT_MS with JobQueueUnavailableError when Redis does
+   * not answer (at once while the breaker is open): a caller is never held by a dead Redis.
+   * Nothing that matters is lost: probes are enqueued again by their schedule, deliveries live
+   * in the database outbox and their sweeper enqueues them again.
+   */
+  async add<N extends QueueName>(queue: N, data: unknown, options: EnqueueOptions = {}): Promise<void> {
+    if (this.health && !this.health.isUp()) throw new JobQueueUnavailableError(`Redis is not answering: ${queue} job not enqueued`);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new JobQueueUnavailableError(`Redis did not accept the ${queue} job within ${ADD_TIMEOUT_MS} ms`)), ADD_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([this.enqueue(queue, data, options), timeout]);
+    } catch (err) {
+      if (!(err instanceof JobQueueUnavailableError)) this.health?.reportFailure(err as Error);
+      throw err instanceof JobQueueUnavailableError ? err : new JobQueueUnavailableError(`${queue} job not enqueued: ${(err as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async enqueue(queue: QueueName, data: unknown, options: EnqueueOptions): Promise<void> {
     await this.queue(queue).add(data, {
       jobId: options.jobId,
-      attempts: options.attempts ?? 1,
-      backoff: { type: 'exponential', delay: options.backoffMs ?? 1_000 },
+      delay: options.delayMs,
+      attempts: this.definitions[queue].attempts,
+      backoff: { type: SCHEDULE_BACKOFF },
       // Completed jobs are kept a day so that their ids keep deduplicating late adds.
       removeOnComplete: { age: 86_400, count: 10_000 },
       removeOnFail: { age: 7 * 86_400 },
     });
   }
 
-  process<T extends object>(queue: QueueName, handler: JobHandler<T>, concurrency = 1): void {
-    this.processing.add(queue);
-    void this.queue(queue).process(concurrency, async (job) => {
-      await handler(job.data as T, job.attemptsMade + 1);
+  process<N extends QueueName>(queue: N, processor: JobProcessor<N>): void {
+    const bull = this.queue(queue);
+    void bull.process(this.definitions[queue].concurrency, async (job) => {
+      try {
+        await runJob(queue, this.definitions[queue], processor, job.data, job.attemptsMade + 1);
+      } catch (err) {
+        if (err instanceof InvalidJobPayloadError) await job.discard();
+        throw err;
+      }
     });
-    this.queue(queue).on('failed', (job, err) =>
+    bull.on('failed', (job, err) =>
       this.logger.warn(`${queue} job ${job.id} failed (attempt ${job.attemptsMade}/${job.opts.attempts ?? 1}): ${err.message}`),
     );
   }
@@ -56,6 +92,6 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
   }
 
   private queue(name: QueueName): Queue {
-    return this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
+    return this.queues.get(name)!;
   }
 }

@@ -1,58 +1,91 @@
 import { InProcessJobQueue } from './in-process-job-queue';
+import { DEFAULT_QUEUE_DEFINITIONS, QueueDefinitions } from './job-queue';
+import { PROBE_QUEUE, ProbeJob } from '../../status/probe/probe.queue';
+
+/** The probe queue with a fast schedule: 3 tries, 50 ms then 100 ms apart, 2 at once. */
+const FAST: QueueDefinitions = { ...DEFAULT_QUEUE_DEFINITIONS, probe: { ...PROBE_QUEUE, attempts: 3, backoffMs: [50, 100], concurrency: 2 } };
+const job = (n: number): ProbeJob => ({ country: 'NO', slotStart: new Date(Date.UTC(2026, 10, 22, 0, n)).toISOString() });
 
 describe('InProcessJobQueue (the embedded job runner)', () => {
   it('runs each job id once, however often it is added', async () => {
-    const q = new InProcessJobQueue();
+    const q = new InProcessJobQueue(FAST);
     const seen: string[] = [];
-    q.process<{ n: string }>('probe', async (d) => void seen.push(d.n));
-    await q.add('probe', { n: 'a' }, { jobId: 'x' });
-    await q.add('probe', { n: 'b' }, { jobId: 'x' });
-    await q.add('probe', { n: 'c' }, { jobId: 'y' });
+    q.process('probe', { process: async (d) => void seen.push(d.slotStart) });
+    await q.add('probe', job(1), { jobId: 'x' });
+    await q.add('probe', job(2), { jobId: 'x' });
+    await q.add('probe', job(3), { jobId: 'y' });
     await q.drain();
-    expect(seen).toEqual(['a', 'c']);
+    expect(seen).toEqual([job(1).slotStart, job(3).slotStart]);
   });
 
-  it('retries a failing job with exponential backoff up to its attempts', async () => {
-    const q = new InProcessJobQueue();
-    const attempts: Array<[number, number]> = [];
+  it('retries a failing job on the queue’s backoff schedule, then calls the final-failure hook once', async () => {
+    const q = new InProcessJobQueue(FAST);
+    const tries: Array<[number, number]> = [];
+    const finals: Error[] = [];
     const start = Date.now();
-    q.process('probe', async (_d, attempt) => {
-      attempts.push([attempt, Date.now() - start]);
-      if (attempt < 3) throw new Error('not yet');
+    q.process('probe', {
+      process: async (_d, attempt) => {
+        tries.push([attempt, Date.now() - start]);
+        throw new Error(`no ${attempt}`);
+      },
+      onFinalFailure: async (_d, err) => void finals.push(err),
     });
-    await q.add('probe', {}, { attempts: 3, backoffMs: 50 });
+    await q.add('probe', job(1));
     await q.drain();
-    expect(attempts.map((a) => a[0])).toEqual([1, 2, 3]);
-    expect(attempts[1][1]).toBeGreaterThanOrEqual(45);
-    expect(attempts[2][1] - attempts[1][1]).toBeGreaterThanOrEqual(95);
+    expect(tries.map((a) => a[0])).toEqual([1, 2, 3]);
+    expect(tries[1][1]).toBeGreaterThanOrEqual(45);
+    expect(tries[2][1] - tries[1][1]).toBeGreaterThanOrEqual(95);
+    expect(finals.map((e) => e.message)).toEqual(['no 3']);
   });
 
-  it('holds jobs added before their handler is registered, and honours concurrency', async () => {
-    const q = new InProcessJobQueue();
-    for (let i = 0; i < 6; i++) await q.add('probe', { i });
+  it('takes no try of a payload that does not match the queue’s type, and reports it as a final failure', async () => {
+    const q = new InProcessJobQueue(FAST);
+    let ran = 0;
+    const finals: string[] = [];
+    q.process('probe', { process: async () => void ran++, onFinalFailure: async (_d, err) => void finals.push(err.message) });
+    await q.add('probe', { country: 'XX', slotStart: 'yesterday' } as unknown as ProbeJob);
+    await q.drain();
+    expect(ran).toBe(0);
+    expect(finals).toHaveLength(1);
+    expect(finals[0]).toMatch(/invalid probe job payload: country: .*slotStart/);
+  });
+
+  it('holds jobs added before their processor is registered, honours concurrency and delays', async () => {
+    const q = new InProcessJobQueue(FAST);
+    for (let i = 0; i < 6; i++) await q.add('probe', job(i));
+    const started: number[] = [];
+    const t0 = Date.now();
+    await q.add('probe', job(59), { delayMs: 150 });
     let running = 0;
     let most = 0;
-    q.process('probe', async () => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, 20));
-      running--;
-    }, 2);
+    q.process('probe', {
+      process: async (d) => {
+        started.push(Date.now() - t0);
+        if (d.slotStart === job(59).slotStart) expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 20));
+        running--;
+      },
+    });
     await q.drain();
     expect(most).toBe(2);
+    expect(started).toHaveLength(7);
   });
 
   it('on shutdown drops waiting jobs and retries but lets the running one finish', async () => {
-    const q = new InProcessJobQueue();
+    const q = new InProcessJobQueue({ ...FAST, probe: { ...FAST.probe, concurrency: 1 } });
     let finished = 0;
     let started = 0;
-    q.process('probe', async () => {
-      started++;
-      await new Promise((r) => setTimeout(r, 100));
-      finished++;
+    q.process('probe', {
+      process: async () => {
+        started++;
+        await new Promise((r) => setTimeout(r, 100));
+        finished++;
+      },
     });
-    await q.add('probe', {});
-    await q.add('probe', {});
+    await q.add('probe', job(1));
+    await q.add('probe', job(2));
     await new Promise((r) => setTimeout(r, 20));
     await q.beforeApplicationShutdown();
     expect([started, finished]).toEqual([1, 1]);

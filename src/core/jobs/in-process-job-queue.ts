@@ -1,23 +1,25 @@
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { EnqueueOptions, JobHandler, JobQueue, QueueName } from './job-queue';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { retryDelayMs } from './queue-definition';
+import { DEFAULT_QUEUE_DEFINITIONS, EnqueueOptions, InvalidJobPayloadError, JobProcessor, JobQueue, QUEUE_DEFINITIONS, QueueDefinitions, runJob } from './job-queue';
+import { QueueName } from './queues';
 
 interface PendingJob {
-  data: object;
+  data: unknown;
   attempt: number;
-  options: Required<Pick<EnqueueOptions, 'attempts' | 'backoffMs'>> & EnqueueOptions;
 }
 
 const SEEN_IDS_KEPT = 10_000;
 
 /**
  * The job runner of the embedded default: same contract as Bull (ids deduplicate, attempts
- * with exponential backoff), in this process, nothing persisted. Jobs added before their
- * handler is registered wait for it.
+ * and backoff from the queue's definition, payloads validated when taken), in this process,
+ * nothing persisted — what must survive a restart lives in the database (the outbox) and is
+ * re-enqueued by its sweeper. Jobs added before their processor is registered wait for it.
  */
 @Injectable()
 export class InProcessJobQueue extends JobQueue implements BeforeApplicationShutdown {
   private readonly logger = new Logger(InProcessJobQueue.name);
-  private readonly handlers = new Map<QueueName, { handler: JobHandler<object>; concurrency: number }>();
+  private readonly processors = new Map<QueueName, JobProcessor<QueueName>>();
   private readonly waiting = new Map<QueueName, PendingJob[]>();
   private readonly running = new Map<QueueName, number>();
   private readonly seenIds = new Set<string>();
@@ -26,7 +28,11 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
-  async add<T extends object>(queue: QueueName, data: T, options: EnqueueOptions = {}): Promise<void> {
+  constructor(@Optional() @Inject(QUEUE_DEFINITIONS) private readonly definitions: QueueDefinitions = DEFAULT_QUEUE_DEFINITIONS) {
+    super();
+  }
+
+  async add<N extends QueueName>(queue: N, data: unknown, options: EnqueueOptions = {}): Promise<void> {
     if (this.stopped) return;
     if (options.jobId) {
       const key = `${queue}:${options.jobId}`;
@@ -34,16 +40,18 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
       this.seenIds.add(key);
       if (this.seenIds.size > SEEN_IDS_KEPT) this.seenIds.delete(this.seenIds.values().next().value as string);
     }
-    this.enqueue(queue, { data, attempt: 1, options: { attempts: 1, backoffMs: 1_000, ...options } });
+    const job = { data, attempt: 1 };
+    if (options.delayMs && options.delayMs > 0) this.later(queue, job, options.delayMs);
+    else this.enqueue(queue, job);
   }
 
-  process<T extends object>(queue: QueueName, handler: JobHandler<T>, concurrency = 1): void {
-    this.handlers.set(queue, { handler: handler as JobHandler<object>, concurrency });
+  process<N extends QueueName>(queue: N, processor: JobProcessor<N>): void {
+    this.processors.set(queue, processor as unknown as JobProcessor<QueueName>);
     this.pump(queue);
   }
 
   async drain(timeoutMs = 30_000): Promise<void> {
-    if (this.isIdle()) return;
+    if (this.active === 0) return;
     await Promise.race([
       new Promise<void>((resolve) => this.idleWaiters.push(resolve)),
       new Promise<void>((_, reject) => setTimeout(() => reject(new Error('jobs did not finish in time')), timeoutMs).unref()),
@@ -64,6 +72,16 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     await this.drain(10_000).catch(() => this.logger.warn('shutting down with jobs still running'));
   }
 
+  private later(queue: QueueName, job: PendingJob, delayMs: number): void {
+    this.active++;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.active--;
+      this.enqueue(queue, job);
+    }, delayMs);
+    this.timers.add(timer);
+  }
+
   private enqueue(queue: QueueName, job: PendingJob): void {
     const list = this.waiting.get(queue) ?? [];
     list.push(job);
@@ -73,32 +91,27 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
   }
 
   private pump(queue: QueueName): void {
-    const registered = this.handlers.get(queue);
+    const processor = this.processors.get(queue);
     const list = this.waiting.get(queue);
-    if (!registered || !list) return;
-    while (list.length > 0 && (this.running.get(queue) ?? 0) < registered.concurrency) {
+    if (!processor || !list) return;
+    const concurrency = this.definitions[queue].concurrency;
+    while (list.length > 0 && (this.running.get(queue) ?? 0) < concurrency) {
       const job = list.shift()!;
       this.running.set(queue, (this.running.get(queue) ?? 0) + 1);
-      void this.run(queue, registered.handler, job);
+      void this.run(queue, processor, job);
     }
   }
 
-  private async run(queue: QueueName, handler: JobHandler<object>, job: PendingJob): Promise<void> {
+  private async run(queue: QueueName, processor: JobProcessor<QueueName>, job: PendingJob): Promise<void> {
     try {
-      await handler(job.data, job.attempt);
+      await runJob(queue, this.definitions[queue], processor, job.data, job.attempt);
     } catch (err) {
-      if (job.attempt < job.options.attempts && !this.stopped) {
-        const delay = job.options.backoffMs * 2 ** (job.attempt - 1);
-        this.logger.warn(`${queue} job failed (attempt ${job.attempt}/${job.options.attempts}); retrying in ${delay} ms: ${(err as Error).message}`);
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          this.active--;
-          this.enqueue(queue, { ...job, attempt: job.attempt + 1 });
-        }, delay);
-        this.timers.add(timer);
-        return;
+      const definition = this.definitions[queue];
+      if (!(err instanceof InvalidJobPayloadError) && job.attempt < definition.attempts && !this.stopped) {
+        const delay = retryDelayMs(definition, job.attempt);
+        this.logger.warn(`${queue} job failed (attempt ${job.attempt}/${definition.attempts}); retrying in ${delay} ms: ${(err as Error).message}`);
+        this.later(queue, { ...job, attempt: job.attempt + 1 }, delay);
       }
-      this.logger.error(`${queue} job failed for good after ${job.attempt} attempt(s): ${(err as Error).message}`);
     } finally {
       this.running.set(queue, (this.running.get(queue) ?? 1) - 1);
       setImmediate(() => this.pump(queue));
@@ -108,14 +121,10 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
 
   private finished(): void {
     this.active--;
-    if (this.isIdle()) {
+    if (this.active === 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       waiters.forEach((w) => w());
     }
-  }
-
-  private isIdle(): boolean {
-    return this.active === 0;
   }
 }

@@ -1,5 +1,6 @@
 import { Controller, Get, Injectable } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPublicErrors } from './api-public-errors.decorator';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 /** Holds the OpenAPI document generated from the code at boot. */
@@ -12,12 +13,15 @@ export class OpenApiDocument {
  * Serves the document as a route of the public API, so it goes through the same rate limit,
  * CORS and error handling as every other /api/public/v1 response.
  */
-@ApiExcludeController()
+@ApiTags('docs')
 @Controller('api/public/v1/openapi.json')
 export class OpenApiController {
   constructor(private readonly holder: OpenApiDocument) {}
 
   @Get()
+  @ApiOperation({ summary: 'This OpenAPI document', description: 'Generated from the code at boot; the pages at /docs render it.' })
+  @ApiOkResponse({ description: 'An OpenAPI 3.0 document.', schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } } } })
+  @ApiPublicErrors()
   document(): OpenAPIObject | Record<string, never> {
     return this.holder.document ?? {};
   }

@@ -3,12 +3,15 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { NextFunction, Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
-import { identifyClient } from './client-key';
+import { ClientIdentity, identifyClient } from './client-key';
 
 export const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
 const HOUR_MS = 3_600_000;
 /** What X-RateLimit-Remaining says to an allowlisted client without a limit (not counted). */
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
+const UNLIMITED_HEADERS = { 'X-RateLimit-Remaining': String(UNLIMITED), 'X-RateLimit-Reset': String(HOUR_MS / 1000) } as const;
+/** Addresses whose identity (counting key, limit) is remembered. */
+const MAX_REMEMBERED_CLIENTS = 10_000;
 
 /**
  * Counts every request under /api/public/v1 — known paths, unknown paths, errors — per
@@ -20,46 +23,88 @@ const UNLIMITED = Number.MAX_SAFE_INTEGER;
 @Injectable()
 export class RateLimitMiddleware implements NestMiddleware {
   private readonly logger = new Logger(RateLimitMiddleware.name);
+  private readonly clients = new Map<string, ClientIdentity>();
 
   constructor(
     @Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
     private readonly config: AppConfig,
   ) {}
 
-  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+  /**
+   * Sets the headers and calls `next`, or throws (rejects with) the 429. Synchronous for a
+   * client without a limit: nothing to count, so nothing to wait for.
+   */
+  use(req: Request, res: Response, next: NextFunction): Promise<void> | void {
     if (req.method === 'OPTIONS') return next(); // CORS preflights are not requests for data.
-    const client = identifyClient(req.ip, this.config.rateLimit.perHour, this.config.rateLimit.allowlist);
-    const limit = client.limit;
-    if (limit === null) {
-      res.setHeader('X-RateLimit-Remaining', String(UNLIMITED));
-      res.setHeader('X-RateLimit-Reset', String(HOUR_MS / 1000));
+    const client = this.identify(req.ip);
+    if (client.limit === null) {
+      res.setHeader('X-RateLimit-Remaining', UNLIMITED_HEADERS['X-RateLimit-Remaining']);
+      res.setHeader('X-RateLimit-Reset', UNLIMITED_HEADERS['X-RateLimit-Reset']);
       return next();
     }
+    return this.countClient(client).then((verdict) => {
+      for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+      if (verdict.rejection) throw verdict.rejection;
+      next();
+    });
+  }
+
+  /**
+   * Counts one request from `ip` and says which headers it gets and whether it is over its
+   * limit. Also used for requests Node's parser refused, counted by the connecting address.
+   */
+  async count(ip: string | undefined): Promise<RateLimitVerdict> {
+    return this.countClient(this.identify(ip));
+  }
+
+  /** identifyClient, remembered per address: the allowlist is fixed for the life of the process. */
+  private identify(ip: string | undefined): ClientIdentity {
+    const key = ip ?? '';
+    let client = this.clients.get(key);
+    if (!client) {
+      client = identifyClient(ip, this.config.rateLimit.perHour, this.config.rateLimit.allowlist);
+      // Bounded: a flood of distinct addresses only costs the parse again.
+      if (this.clients.size >= MAX_REMEMBERED_CLIENTS) this.clients.clear();
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  private async countClient(client: ClientIdentity): Promise<RateLimitVerdict> {
+    const limit = client.limit;
+    if (limit === null) return { headers: { ...UNLIMITED_HEADERS } };
     // blockDuration = the window: once over the limit, a client waits a full window.
     let hit: Awaited<ReturnType<ThrottlerStorage['increment']>>;
     try {
       hit = await this.storage.increment(`rl:${client.key}`, HOUR_MS, limit, HOUR_MS, 'default');
     } catch (err) {
-      // The count is unavailable (Redis down): serve rather than fail every request.
+      // No count at all (should not happen: the storage falls back to memory): serve rather than fail.
       this.logger.warn({ err }, 'rate-limit storage unavailable; request not counted');
-      res.setHeader('X-RateLimit-Limit', String(limit));
-      res.setHeader('X-RateLimit-Remaining', String(limit));
-      res.setHeader('X-RateLimit-Reset', String(HOUR_MS / 1000));
-      return next();
+      return { headers: { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(limit), 'X-RateLimit-Reset': String(HOUR_MS / 1000) } };
     }
     const blocked = hit.totalHits > limit;
     const resetSeconds = Math.max(0, blocked ? hit.timeToBlockExpire : hit.timeToExpire);
-    res.setHeader('X-RateLimit-Limit', String(limit));
-    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - hit.totalHits)));
-    res.setHeader('X-RateLimit-Reset', String(resetSeconds));
-    if (!blocked) return next();
+    const headers: Record<string, string> = {
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': String(Math.max(0, limit - hit.totalHits)),
+      'X-RateLimit-Reset': String(resetSeconds),
+    };
+    if (!blocked) return { headers };
     // The storage counts in wall-clock time, so the reset time is wall-clock time too.
     const resetAt = new Date(Date.now() + resetSeconds * 1000).toISOString();
-    throw new ApiError(
+    const rejection = new ApiError(
       'rate_limited',
       `More than ${limit} requests in an hour from this address. Requests are accepted again at ${resetAt}.`,
       { limit, resetAt },
       { 'Retry-After': String(resetSeconds) },
     );
+    return { headers, rejection };
   }
+}
+
+export interface RateLimitVerdict {
+  /** X-RateLimit-* headers of the response. */
+  headers: Record<string, string>;
+  /** Set when the client is over its limit: the 429 to answer with. */
+  rejection?: ApiError;
 }

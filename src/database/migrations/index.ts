@@ -1,6 +1,22 @@
 import { CreateStatusTables1763770000000 } from './1763770000000-CreateStatusTables';
 import { CreateCompanyTable1763770001000 } from './1763770001000-CreateCompanyTable';
 import { CreateDatasetImportTable1763770002000 } from './1763770002000-CreateDatasetImportTable';
+import { CreateEventSideTables1763770003000 } from './1763770003000-CreateEventSideTables';
+import { WordIndexSearch1763780000000 } from './1763780000000-WordIndexSearch';
+import { DatasetImportInterrupted1763780001000 } from './1763780001000-DatasetImportInterrupted';
+import { CompanyNameMatches1763780002000 } from './1763780002000-CompanyNameMatches';
+import { CreateDetectionTables1763790000000 } from './1763790000000-CreateDetectionTables';
+import { WatchBelongsToAccount1763790001000 } from './1763790001000-WatchBelongsToAccount';
 
 /** In order. A new migration is added here as well as in this folder. */
-export const MIGRATIONS = [CreateStatusTables1763770000000, CreateCompanyTable1763770001000, CreateDatasetImportTable1763770002000];
+export const MIGRATIONS = [
+  CreateStatusTables1763770000000,
+  CreateCompanyTable1763770001000,
+  CreateDatasetImportTable1763770002000,
+  CreateEventSideTables1763770003000,
+  WordIndexSearch1763780000000,
+  DatasetImportInterrupted1763780001000,
+  CompanyNameMatches1763780002000,
+  CreateDetectionTables1763790000000,
+  WatchBelongsToAccount1763790001000,
+];

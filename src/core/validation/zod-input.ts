@@ -1,0 +1,67 @@
+import type { z } from 'zod';
+import { ApiError, FieldError } from '../errors/api-error';
+
+/**
+ * Request input checked against a zod schema (objects are `.strict()`: an unknown field is an
+ * error, not silently dropped). Every problem is reported at once in errors[], one per field,
+ * with the field's path (`events[2]`, `countries`).
+ */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError('invalid_body', 'The request body must be a JSON object (Content-Type: application/json).', {
+      errors: [{ field: '(body)', code: 'invalid_type', message: 'expected a JSON object' }],
+    });
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const errors = fieldErrors(result.error);
+  throw new ApiError('invalid_body', summary(errors), { errors });
+}
+
+/** Query parameters: the same checks, reported as invalid_parameter. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
+  const result = schema.safeParse(query ?? {});
+  if (result.success) return result.data;
+  const errors = fieldErrors(result.error).map((e) => ({ ...e, code: e.code === 'unknown_field' ? 'unknown_parameter' : 'invalid_parameter' }));
+  throw new ApiError('invalid_parameter', summary(errors), { errors });
+}
+
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  const out: FieldError[] = [];
+  for (const issue of error.issues) {
+    const base = pathOf(issue.path);
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ field: join(base, key), code: 'unknown_field', message: 'unknown field' });
+      continue;
+    }
+    const params = (issue as { params?: { code?: string } }).params;
+    out.push({ field: base || '(body)', code: params?.code ?? codeOf(issue.code), message: issue.message });
+  }
+  return out;
+}
+
+function codeOf(zodCode: string): string {
+  switch (zodCode) {
+    case 'invalid_type':
+      return 'invalid_type';
+    case 'too_small':
+    case 'too_big':
+      return 'out_of_range';
+    default:
+      return 'invalid_value';
+  }
+}
+
+function summary(errors: FieldError[]): string {
+  const shown = errors.slice(0, 5).map((e) => `${e.field}: ${e.message}`);
+  return `${shown.join('; ')}${errors.length > 5 ? `; and ${errors.length - 5} more` : ''}.`;
+}
+
+function pathOf(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : join(acc, String(part))), '');
+}
+
+function join(base: string, key: string): string {
+  const safe = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+  return base ? `${base}.${safe}` : safe;
+}
