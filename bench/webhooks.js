@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * Webhook delivery on Postgres + Bull, one worker process (dist/worker.js):
+ * - deliveries per second: a backlog of BENCH_EVENTS events × BENCH_ENDPOINTS endpoints
+ *   published while no worker runs, then one worker started; the rate from the first to the
+ *   last delivery reaching the receiver;
+ * - the raw POST rate of autocannon against the same receiver (a separate process answering
+ *   200 at once), same body size, as many connections as the worker may have requests in
+ *   flight (endpoints × WEBHOOK_ENDPOINT_CONCURRENCY); the ratio of the two; and, to tell the
+ *   HTTP client's cost from the outbox's, the rate of the worker's own outbound client
+ *   POSTing in a loop with as many requests in flight, no database, no queue;
+ * - latency from the event written (the delivery row's created_at) to the receiver hit, p50
+ *   and p99, at a steady BENCH_RATE events per second with the worker idle and waiting.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 node bench/webhooks.js
+ *   (BENCH_EVENTS=1000, BENCH_ENDPOINTS=8, BENCH_RATE=25, BENCH_SECONDS, BENCH_NO_BUILD=1;
+ *   BENCH_WORKER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the worker)
+ */
+const { randomBytes } = require('node:crypto');
+const { join } = require('node:path');
+const { Client } = require('pg');
+const { ROOT, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop } = require('./lib');
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
+const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 8);
+const RATE = Number(process.env.BENCH_RATE ?? 25);
+const CONCURRENCY = 4; // WEBHOOK_ENDPOINT_CONCURRENCY, the default
+
+/** CPU time (user + system) a process has used, in ms. */
+function cpuMs(pid) {
+  const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function change(i) {
+  const n = 900000000 + i;
+  const now = new Date().toISOString();
+  return {
+    entity_id: `ent_no_${n}`,
+    country: 'NO',
+    company_name: `BENCH COMPANY ${i} AS`,
+    registration_number: String(n),
+    register: { name: 'Enhetsregisteret', official_url: 'https://www.brreg.no' },
+    change: { field: 'name', previous: `OLD BENCH ${i} AS`, current: `BENCH COMPANY ${i} AS`, observed_at: now },
+    provenance: { source_mode: 'live', source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${n}`, retrieved_at: now },
+  };
+}
+
+async function stats(url) {
+  return (await fetch(`${url}/__stats`)).json();
+}
+
+async function until(check, ms, what) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not done within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function main() {
+  if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error('DATABASE_URL and REDIS_URL are required (Postgres + Bull)');
+  ensureBuilt();
+  const name = `rl_bench_wh_${randomBytes(3).toString('hex')}`;
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  const admin = new Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+
+  const env = {
+    ...closedRegisters(),
+    DATABASE_URL: url.toString(),
+    REDIS_URL: process.env.REDIS_URL,
+    REDIS_KEY_PREFIX: `rlbench-${randomBytes(3).toString('hex')}`,
+    DATASET_SEED: 'false',
+    MIGRATE_ON_BOOT: 'false',
+    WEBHOOK_TARGET_ALLOWLIST: '127.0.0.1/32',
+    WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
+    LOG_LEVEL: 'warn',
+  };
+  let receiver;
+  let worker;
+  let dataSource;
+  let queues = [];
+  try {
+    require('./lib').run(process.execPath, ['dist/cli/migrate.js'], env);
+    const port = await freePort();
+    const target = `http://127.0.0.1:${port}`;
+    receiver = startNode(['bench/webhook-receiver.js'], { PORT: String(port) });
+    await waitFor(`${target}/__stats`, 10_000);
+
+    // The publisher as detection uses it (dist/), and an account with live delivery and its endpoints.
+    const { DataSource } = require('typeorm');
+    const Bull = require('bull');
+    const { AppConfig } = require(join(ROOT, 'dist/core/config/app-config.js'));
+    const { buildDataSourceOptions } = require(join(ROOT, 'dist/database/data-source-options.js'));
+    const { BullJobQueue } = require(join(ROOT, 'dist/core/jobs/bull-job-queue.js'));
+    const { DeliveryQueue } = require(join(ROOT, 'dist/webhooks/delivery/delivery-queue.service.js'));
+    const { EventPublisher } = require(join(ROOT, 'dist/webhooks/events/event-publisher.service.js'));
+    const { Clock } = require(join(ROOT, 'dist/core/clock.js'));
+    const { newWebhookSecret } = require(join(ROOT, 'dist/webhooks/signing/standard-webhooks.js'));
+    const { randomId } = require(join(ROOT, 'dist/core/ids.js'));
+    const config = AppConfig.fromEnv(env, 'worker');
+    dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
+    queues = ['probe', 'delivery'].map((q) => new Bull(q, { redis: env.REDIS_URL, prefix: env.REDIS_KEY_PREFIX }));
+    const publisher = new EventPublisher(dataSource, new DeliveryQueue(new BullJobQueue(new Map([['probe', queues[0]], ['delivery', queues[1]]]))), new Clock(), config);
+    const accountId = randomId('acct');
+    await dataSource.query(`INSERT INTO account (id, email, created_at, live_delivery_since) VALUES ($1, 'bench@example.com', now(), now())`, [accountId]);
+    for (let i = 0; i < ENDPOINTS; i++) {
+      await dataSource.query(`INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`, [
+        randomId('we'), accountId, `${target}/hook/${i}`, ['company.name_changed'], newWebhookSecret(),
+      ]);
+    }
+    const publish = (i) => publisher.publishAndWake({ accountId, kind: 'company.name_changed', isTest: false, data: change(i) });
+
+    // 1. Throughput: a backlog, then one worker.
+    const total = EVENTS * ENDPOINTS;
+    const t0 = Date.now();
+    for (let i = 0; i < EVENTS; i++) await publish(i);
+    const publishMs = Date.now() - t0;
+    worker = startNode([...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), 'dist/worker.js'], env);
+    await until(async () => (await stats(target)).count >= 1, 60_000, 'worker start');
+    const cpuBefore = cpuMs(worker.pid);
+    await until(async () => (await stats(target)).count >= total, 300_000, 'backlog delivery');
+    const workerCpuMs = cpuMs(worker.pid) - cpuBefore;
+    const hits = Object.values((await stats(target)).hits).sort((a, b) => a - b);
+    const seconds = (hits[hits.length - 1] - hits[0]) / 1000;
+    const deliveryRate = (hits.length - 1) / seconds;
+
+    // 2. Latency: a steady rate with the worker waiting.
+    await fetch(`${target}/__reset`, { method: 'POST' });
+    const steadySeconds = Number(process.env.BENCH_SECONDS ?? 10);
+    const ids = [];
+    const start = Date.now();
+    for (let i = 0; i < RATE * steadySeconds; i++) {
+      const due = start + (i * 1000) / RATE;
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+      ids.push(...(await publish(EVENTS + i)).deliveries.map((d) => d.id));
+    }
+    await until(async () => (await stats(target)).count >= ids.length, 60_000, 'steady delivery');
+    const steadyHits = (await stats(target)).hits;
+    const rows = await dataSource.query(`SELECT message_id, created_at FROM delivery WHERE id = ANY($1)`, [ids]);
+    const latencies = rows.map((r) => steadyHits[r.message_id] - new Date(r.created_at).getTime()).sort((a, b) => a - b);
+    const [dup] = await dataSource.query(`SELECT count(*)::int AS n FROM delivery WHERE attempt_count <> 1`);
+
+    // 3. The receiver's raw POST rate, same body size, as many connections as requests in flight.
+    const sample = (await dataSource.query(`SELECT body FROM event LIMIT 1`))[0].body;
+    const raw = await cannon('autocannon POST, same receiver', {
+      url: `${target}/hook/raw`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: sample,
+      connections: ENDPOINTS * CONCURRENCY,
+    });
+
+    // 4. The outbound client alone (guard, keep-alive, body cap), same concurrency, no database, no queue.
+    const { OutboundHttpClient } = require(join(ROOT, 'dist/webhooks/outbound/outbound-http-client.js'));
+    const { AddressGuard } = require(join(ROOT, 'dist/webhooks/outbound/address-guard.js'));
+    const { DnsResolver } = require(join(ROOT, 'dist/webhooks/outbound/dns-resolver.js'));
+    const client = new OutboundHttpClient(new AddressGuard(config.webhooks.targetAllowlist), new DnsResolver(), 'bench');
+    let posted = 0;
+    const clientEnd = Date.now() + steadySeconds * 1000;
+    await Promise.all(
+      Array.from({ length: ENDPOINTS * CONCURRENCY }, async () => {
+        while (Date.now() < clientEnd) {
+          await client.post({ url: `${target}/hook/client`, headers: { 'content-type': 'application/json' }, body: sample, timeoutMs: 15_000 });
+          posted++;
+        }
+      }),
+    );
+    client.close();
+    const clientRate = posted / steadySeconds;
+
+    console.log(`\nWebhook delivery, Postgres + Bull, one worker (${ENDPOINTS} endpoints × ${CONCURRENCY} in flight, receiver answers 200 at once)`);
+    console.log(`backlog of ${total.toLocaleString('en')} deliveries (published in ${(publishMs / 1000).toFixed(1)} s): ${deliveryRate.toFixed(0)} deliveries/s`);
+    console.log(`worker CPU per delivery: ${(workerCpuMs / total).toFixed(2)} ms`);
+    console.log(`autocannon POST to the same receiver (${ENDPOINTS * CONCURRENCY} connections): ${raw.rps.toFixed(0)} req/s`);
+    console.log(`deliveries ÷ raw POST rate: ${(deliveryRate / raw.rps).toFixed(2)}`);
+    console.log(`the worker's outbound client alone (no database, no queue): ${clientRate.toFixed(0)} POST/s (deliveries ÷ that: ${(deliveryRate / clientRate).toFixed(2)})`);
+    console.log(`event written → receiver hit at ${RATE} events/s (${ids.length} deliveries): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`);
+    console.log(`deliveries attempted more than once: ${dup.n}`);
+    return { deliveryRate, rawRate: raw.rps, clientRate, ratio: deliveryRate / raw.rps, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  } finally {
+    await stop(worker);
+    await stop(receiver);
+    for (const q of queues) await q.obliterate({ force: true }).catch(() => undefined).then(() => q.close());
+    await dataSource?.destroy();
+    const c = new Client({ connectionString: process.env.DATABASE_URL });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  }
+}
+
+module.exports = { main };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

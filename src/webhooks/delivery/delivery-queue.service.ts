@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+import { JobQueue } from '../../core/jobs/job-queue';
+
+/**
+ * The only thing that adds delivery jobs. A job id names the delivery and the attempt it
+ * wakes (plus a tag for wakes that are not the regular first try or retry), so the same wake
+ * added twice — by two processes, or by the publisher and the sweeper — is one job, while a
+ * new attempt never collides with the id of a finished job that Bull keeps for a day.
+ */
+@Injectable()
+export class DeliveryQueue {
+  constructor(private readonly jobs: JobQueue) {}
+
+  async wake(deliveryId: string, attempt: number, options: { delayMs?: number; tag?: string; endpointId?: string } = {}): Promise<void> {
+    const jobId = `${deliveryId}:${attempt}${options.tag ? `:${options.tag}` : ''}`;
+    await this.jobs.add('delivery', options.endpointId ? { deliveryId, endpointId: options.endpointId } : { deliveryId }, { jobId, delayMs: options.delayMs });
+  }
+}

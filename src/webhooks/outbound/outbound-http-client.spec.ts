@@ -1,0 +1,172 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo, Socket } from 'node:net';
+import { parseCidrs } from '../../core/config/cidrs';
+import { AddressGuard } from './address-guard';
+import { DnsResolver, ResolvedAddress } from './dns-resolver';
+import { LOGGED_BODY_BYTES, OutboundError, OutboundHttpClient } from './outbound-http-client';
+
+/** A loopback server that records every connection and request and answers with `handler`. */
+async function server(handler: (req: IncomingMessage, res: ServerResponse) => void, host = '127.0.0.1') {
+  const requests: Array<{ url: string; headers: IncomingMessage['headers']; body: string }> = [];
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  const s: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      requests.push({ url: req.url ?? '', headers: req.headers, body });
+      handler(req, res);
+    });
+  });
+  s.on('connection', (socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((r) => s.listen(0, host, r));
+  const port = (s.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://${host}:${port}`,
+    requests,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((r) => {
+        sockets.forEach((x) => x.destroy());
+        s.close(() => r());
+      }),
+  };
+}
+
+class FakeDns extends DnsResolver {
+  constructor(private readonly answers: Record<string, string[]>) {
+    super();
+  }
+  override async resolve(host: string): Promise<ResolvedAddress[]> {
+    const list = this.answers[host];
+    if (!list) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  }
+}
+
+const LOOPBACK_ALLOWED = new AddressGuard(parseCidrs('127.0.0.0/8'));
+const NOTHING_ALLOWED = new AddressGuard();
+
+function client(guard = LOOPBACK_ALLOWED, dns: Record<string, string[]> = {}) {
+  return new OutboundHttpClient(guard, new FakeDns(dns), 'RegistryLookup-Webhooks/test');
+}
+
+async function failure(p: Promise<unknown>): Promise<OutboundError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof OutboundError) return err;
+    throw err;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('OutboundHttpClient (customer URLs)', () => {
+  const clients: OutboundHttpClient[] = [];
+  const make = (...args: Parameters<typeof client>) => {
+    const c = client(...args);
+    clients.push(c);
+    return c;
+  };
+  afterAll(() => clients.forEach((c) => c.close()));
+
+  it('POSTs the body with its headers and a User-Agent, and keeps the first 2 KB of the answer', async () => {
+    const s = await server((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('é'.repeat(3000)));
+    const res = await make().post({ url: `${s.url}/hook?x=1`, headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' }, body: '{"a":"ø"}', timeoutMs: 2000 });
+    expect(res.status).toBe(200);
+    expect(Buffer.byteLength(res.bodyStart)).toBeLessThanOrEqual(LOGGED_BODY_BYTES + 2);
+    expect(res.bodyStart.startsWith('éé')).toBe(true);
+    expect(res.remoteAddress).toBe('127.0.0.1');
+    expect(s.requests[0]).toMatchObject({ url: '/hook?x=1', body: '{"a":"ø"}', headers: { 'webhook-id': 'msg_1', 'user-agent': 'RegistryLookup-Webhooks/test', 'content-length': '10' } });
+    await s.close();
+  });
+
+  it('never follows a redirect, not even to a refused address: the 3xx is the answer', async () => {
+    const elsewhere = await server((_req, res) => res.end('should never be reached'));
+    const s = await server((_req, res) => res.writeHead(302, { location: `${elsewhere.url}/` }).end());
+    const s2 = await server((_req, res) => res.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data/' }).end());
+    const c = make();
+    expect((await c.post({ url: s.url, headers: {}, body: '{}', timeoutMs: 2000 })).status).toBe(302);
+    expect((await c.post({ url: s2.url, headers: {}, body: '{}', timeoutMs: 2000 })).status).toBe(307);
+    expect(elsewhere.connections()).toBe(0);
+    await Promise.all([s.close(), s2.close(), elsewhere.close()]);
+  });
+
+  it('refuses a refused IP literal before connecting', async () => {
+    const s = await server((_req, res) => res.end());
+    const err = await failure(make(NOTHING_ALLOWED).post({ url: s.url, headers: {}, body: '{}', timeoutMs: 2000 }));
+    expect(err.errorClass).toBe('target_not_allowed');
+    expect(err.message).toMatch(/127\.0\.0\.1 is a loopback address/);
+    const mapped = await failure(make(NOTHING_ALLOWED).post({ url: `http://[::ffff:127.0.0.1]:${s.port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+    expect(mapped.errorClass).toBe('target_not_allowed');
+    expect(s.connections()).toBe(0);
+    await s.close();
+  });
+
+  it('refuses a name resolving to a refused address at connection time (DNS rebinding), without connecting', async () => {
+    const s = await server((_req, res) => res.end('ok'), '127.0.0.2');
+    // Allowed: 127.0.0.1 only. The name now resolves to 127.0.0.2, or to a public address and 127.0.0.2.
+    const guard = new AddressGuard(parseCidrs('127.0.0.1/32'));
+    for (const answers of [['127.0.0.2'], ['93.184.215.14', '127.0.0.2']]) {
+      const err = await failure(make(guard, { 'rebind.test': answers }).post({ url: `http://rebind.test:${s.port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+      expect(err.errorClass).toBe('target_not_allowed');
+      expect(err.message).toMatch(/rebind\.test resolves to 127\.0\.0\.2, a loopback address/);
+    }
+    expect(s.connections()).toBe(0);
+    // The same name resolving to an allowed address is reached, with the name as Host.
+    const ok = await make(new AddressGuard(parseCidrs('127.0.0.2/32')), { 'rebind.test': ['127.0.0.2'] }).post({ url: `http://rebind.test:${s.port}/`, headers: {}, body: '{}', timeoutMs: 2000 });
+    expect(ok.status).toBe(200);
+    expect(s.requests[0].headers.host).toBe(`rebind.test:${s.port}`);
+    await s.close();
+  });
+
+  it('gives up at the deadline on a receiver that never answers', async () => {
+    const s = await server(() => undefined);
+    const t0 = Date.now();
+    const err = await failure(make().post({ url: s.url, headers: {}, body: '{}', timeoutMs: 300 }));
+    expect(err.errorClass).toBe('timeout');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    await s.close();
+  });
+
+  it('classifies a refused connection, a reset connection and an unknown name', async () => {
+    const s = await server((req) => req.socket.destroy());
+    expect((await failure(make().post({ url: s.url, headers: {}, body: '{}', timeoutMs: 2000 }))).errorClass).toBe('connection_reset');
+    const gone = await server(() => undefined);
+    const port = gone.port;
+    await gone.close();
+    expect((await failure(make().post({ url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}', timeoutMs: 2000 }))).errorClass).toBe('connection_refused');
+    expect((await failure(make().post({ url: 'http://no-such-name.test/', headers: {}, body: '{}', timeoutMs: 2000 }))).errorClass).toBe('dns_error');
+    await s.close();
+  });
+
+  it('stops reading a huge answer early and closes the connection', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let written = 0;
+    const s = await server((_req, res) => {
+      res.writeHead(200);
+      const pump = () => {
+        while (written < 200 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => undefined);
+      pump();
+    });
+    const t0 = Date.now();
+    const res = await make().post({ url: s.url, headers: {}, body: '{}', timeoutMs: 5000 });
+    expect(res.status).toBe(200);
+    expect(res.bodyStart).toHaveLength(LOGGED_BODY_BYTES);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(written).toBeLessThan(50 * 1024 * 1024);
+    await s.close();
+  });
+});
