@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Derives the changed versions of recorded register answers used by the detection tests.
+
+Each output file is a recorded (or already derived) answer with the named fields changed and
+nothing else; file names say `derived`. Run from the repository root; the outputs are
+committed and listed in each folder's MANIFEST.md.
+"""
+import copy, json, os
+
+R = 'test/fixtures/registers'
+
+def load(p):
+    with open(os.path.join(R, p), encoding='utf-8') as f:
+        return json.load(f)
+
+def save(p, data, jsonp=None):
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    if jsonp:
+        text = f'{jsonp}({json.dumps(data, ensure_ascii=False, separators=(",", ":"))})'
+    with open(os.path.join(R, p), 'w', encoding='utf-8') as f:
+        f.write(text + ('' if jsonp else '\n'))
+
+# NO: ABG SUNDAL COLLIER ASA (883603362), the unit of the recorded ASA filter search.
+asa = load('no/brreg-enheter-search-organisasjonsform-asa-size5.json')
+abg = next(e for e in asa['_embedded']['enheter'] if e['organisasjonsnummer'] == '883603362')
+save('no/brreg-enhet-883603362-extracted-from-asa-search.json', abg)
+v = copy.deepcopy(abg); v['navn'] = 'ABG SUNDAL COLLIER GROUP ASA'; v['forretningsadresse']['adresse'] = ['Munkedamsveien 45']; v['forretningsadresse']['postnummer'] = '0250'
+save('no/brreg-enhet-883603362-derived-renamed-moved.json', v)
+v2 = copy.deepcopy(v); v2['organisasjonsform'] = {'kode': 'AS', 'beskrivelse': 'Aksjeselskap', '_links': v['organisasjonsform'].get('_links')}; v2['underAvvikling'] = True; v2['underAvviklingDato'] = '2026-11-20'
+save('no/brreg-enhet-883603362-derived-legal-form-changed-in-liquidation.json', v2)
+
+# GB: CANDOUR GROUP LIMITED (08957400), recorded profile.
+p = load('gb/ch-company-profile-08957400.json')
+v = copy.deepcopy(p); v['company_name'] = 'CANDOUR HOLDINGS LIMITED'; v['registered_office_address']['address_line_1'] = '1 Castle Street'; v['registered_office_address']['postal_code'] = 'CT1 2QF'
+save('gb/ch-company-profile-08957400-derived-renamed-moved.json', v)
+v2 = copy.deepcopy(v); v2['company_status'] = 'dissolved'; v2['date_of_cessation'] = '2026-11-20'; v2['type'] = 'plc'
+save('gb/ch-company-profile-08957400-derived-dissolved-legal-form-changed.json', v2)
+# GB stream: GLENCOYNE ENGINEERING LTD (05954546), the recorded companies-stream event.
+ev = load('gb/ch-streaming-companies-event-05954546.json')
+save('gb/ch-company-profile-05954546-derived-from-stream-event.json', ev['data'])
+e1 = copy.deepcopy(ev); e1['data']['company_name'] = 'GLENCOYNE ENGINEERING SERVICES LTD'; e1['event']['timepoint'] = 68805562; e1['event']['published_at'] = '2023-11-04T14:40:00'
+save('gb/ch-streaming-companies-event-05954546-derived-renamed.json', e1)
+e2 = copy.deepcopy(e1); e2['data']['company_status'] = 'liquidation'; e2['event']['timepoint'] = 68805563; e2['event']['published_at'] = '2023-11-04T14:45:00'
+save('gb/ch-streaming-companies-event-05954546-derived-liquidation.json', e2)
+
+# FR: DINUM (130025265), the INSEE head-office search derived from the recorded /siret answer.
+s = load('fr/insee-sirene-siret-search-siege-derived-from-siret.json')
+v = copy.deepcopy(s); e = v['etablissements'][0]
+e['uniteLegale']['denominationUniteLegale'] = 'AGENCE NATIONALE DU NUMERIQUE'; e['adresseEtablissement']['numeroVoieEtablissement'] = '139'; e['adresseEtablissement']['libelleVoieEtablissement'] = 'DE BERCY'; e['adresseEtablissement']['codePostalEtablissement'] = '75012'; e['adresseEtablissement']['libelleCommuneEtablissement'] = 'PARIS 12'
+save('fr/insee-sirene-siret-search-siege-130025265-derived-renamed-moved.json', v)
+v2 = copy.deepcopy(v); e = v2['etablissements'][0]; e['uniteLegale']['etatAdministratifUniteLegale'] = 'C'; e['uniteLegale']['categorieJuridiqueUniteLegale'] = '7389'
+save('fr/insee-sirene-siret-search-siege-130025265-derived-ceased-legal-form-changed.json', v2)
+# FR mirror: DANONE (552032534), the recorded recherche-entreprises answer.
+m = load('fr/recherche-entreprises-search-q-siren-552032534.json')
+v = copy.deepcopy(m); r = v['result']['results'][0]; r['nom_complet'] = 'DANONE GROUPE'; r['nom_raison_sociale'] = 'DANONE GROUPE'
+save('fr/recherche-entreprises-search-q-siren-552032534-derived-renamed.json', v)
+
+# DK: MAGENTA ApS (25052943), the recorded document.
+d = load('dk/cvr-es-virksomhed-by-cvr-25052943-magenta-aps.json')
+v = copy.deepcopy(d); vr = v['hits']['hits'][0]['_source']['Vrvirksomhed']; meta = vr['virksomhedMetadata']
+meta['nyesteNavn']['navn'] = 'MAGENTA DIGITAL ApS'; meta['nyesteBeliggenhedsadresse']['vejnavn'] = 'Vesterbrogade'; meta['nyesteBeliggenhedsadresse']['husnummerFra'] = 10; meta['nyesteBeliggenhedsadresse']['postnummer'] = 1620; meta['nyesteBeliggenhedsadresse']['postdistrikt'] = 'København V'
+vr['sidstOpdateret'] = '2026-11-22T12:30:00.000+01:00'
+save('dk/cvr-es-virksomhed-by-cvr-25052943-derived-renamed-moved.json', v)
+v2 = copy.deepcopy(v); vr = v2['hits']['hits'][0]['_source']['Vrvirksomhed']; meta = vr['virksomhedMetadata']
+meta['nyesteVirksomhedsform']['langBeskrivelse'] = 'Aktieselskab'; meta['nyesteVirksomhedsform']['kortBeskrivelse'] = 'A/S'; meta['nyesteVirksomhedsform']['virksomhedsformkode'] = 60
+for st in vr.get('virksomhedsstatus', []):
+    if st['periode'].get('gyldigTil') is None: st['periode']['gyldigTil'] = '2026-11-21'
+vr['virksomhedsstatus'].append({'status': 'OPLØST EFTER FRIVILLIG LIKVIDATION', 'periode': {'gyldigFra': '2026-11-22', 'gyldigTil': None}, 'sidstOpdateret': '2026-11-22T13:00:00.000+01:00'})
+meta['sammensatStatus'] = 'Opløst efter frivillig likvidation'
+vr['sidstOpdateret'] = '2026-11-22T13:00:00.000+01:00'
+save('dk/cvr-es-virksomhed-by-cvr-25052943-derived-dissolved-legal-form-changed.json', v2)
+
+# AU: Oneflare Pty Ltd (26154482283), the recorded AbnDetails answer.
+a = json.loads(open(os.path.join(R, 'au/abr-json-abndetails-26154482283-oneflare-active.jsonp')).read().strip()[len('callback('):-1])
+v = dict(a); v['EntityName'] = 'Oneflare Group Pty Ltd'; v['AddressState'] = 'VIC'; v['AddressPostcode'] = '3000'; v['AddressDate'] = '2026-11-20'
+save('au/abr-json-abndetails-26154482283-derived-renamed-moved.jsonp', v, jsonp='callback')
+v2 = dict(v); v2['AbnStatus'] = 'Cancelled'; v2['AbnStatusEffectiveFrom'] = '2026-11-21'; v2['EntityTypeCode'] = 'PUB'; v2['EntityTypeName'] = 'Australian Public Company'
+save('au/abr-json-abndetails-26154482283-derived-cancelled-legal-form-changed.jsonp', v2, jsonp='callback')
+
+# CA: Abbotsford Chamber of Commerce (1007), the corporation JSON constructed from the docs.
+c = load('ca/corpcan-api-corporation-1007-constructed-from-docs.json')
+v = copy.deepcopy(c); o = v[0]
+for n in o['corporationNames']:
+    if n['CorporationName']['current']: n['CorporationName']['current'] = False; n['CorporationName']['expiryDate'] = '2026-11-20'
+o['corporationNames'].append({'CorporationName': {'name': 'Abbotsford Chamber of Commerce and Industry', 'nameType': 'Primary', 'current': True, 'effectiveDate': '2026-11-20'}})
+o['adresses'][0]['address']['addressLine'] = ['100 - 2774 TRETHEWEY STREET']; o['adresses'][0]['address']['postalCode'] = 'V2T 3R1'
+save('ca/corpcan-api-corporation-1007-derived-renamed-moved.json', v)
+v2 = copy.deepcopy(v); v2[0]['status'] = 'Dissolved'; v2[0]['act'] = 'Canada Not-for-profit Corporations Act'
+save('ca/corpcan-api-corporation-1007-derived-dissolved-act-changed.json', v2)
+print('derived fixtures written')
