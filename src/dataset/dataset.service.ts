@@ -1,14 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CompanyRecord, SourceKind, STATUS_CATEGORIES, StatusCategory } from '../registers/connectors/connector';
-import { CountryCode, findRegister, isCountryCode } from '../registers/register-table';
+import { CompanyRecord, SourceKind, STATUS_CATEGORIES, StatusCategory } from '../registers/connector';
+import { COUNTRY_CODES, CountryCode, findRegister, isCountryCode } from '../registers/register-table';
+import { REGISTERS } from '../registers/registers';
 import { normalizeName } from './normalize-name';
+import { estimateDensity, estimateMatches, exactTier, expandPrefixes, parseQuery, prefixTier, Tier, tsquery, typoCandidates, typoTier } from './name-search';
+import { PREFIX_EXPANSION, WordDictionaries, WordDictionary } from './word-dictionary';
 
-/** The newest import of a country, for the fallback warning. */
+/** What the fallback dataset of a country is, for the fallback warning and the miss rule. */
 export interface DatasetInfo {
   datasetName: string;
   producedAt: Date;
   rows: number;
+  /**
+   * The rows come from a completed import of a register's bulk file: a name it does not hold is
+   * vouched for as unknown. False for the bundled sample and rows loaded without the importer.
+   */
+  complete: boolean;
+  /** The country's newest import did not reach the end of its file: what it wrote is served. */
+  interrupted: { fileName: string; startedAt: Date; recordsRead: number } | null;
 }
 
 interface CompanyRowResult {
@@ -46,47 +56,118 @@ const MAX_QUERY_CHARS = 200;
 export class DatasetService {
   private readonly infoCache = new Map<CountryCode, { at: number; info: DatasetInfo }>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly dictionaries: WordDictionaries;
+
+  /** Loads every country's word dictionary in the background, so that no first search waits for it. */
+  onApplicationBootstrap(): void {
+    for (const cc of COUNTRY_CODES) void this.dictionaries.of(cc).catch(() => undefined);
+  }
+
+  constructor(private readonly dataSource: DataSource) {
+    this.dictionaries = new WordDictionaries(dataSource);
+  }
 
   /** By registration number, or by one of the other numbers of a company (an ACN, a BN9). */
   async findByNumber(country: string, registrationNumber: string): Promise<CompanyRecord | null> {
     const cc = this.country(country);
     const number = registrationNumber.trim();
     if (!number) return null;
-    const rows = (await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM company
-       WHERE country = $1 AND (registration_number = $2 OR other_numbers @> ARRAY[$2]::text[])
-       ORDER BY (registration_number = $2) DESC
-       LIMIT 1`,
-      [cc, number],
-    )) as CompanyRowResult[];
+    const rows = (await this.dataSource.query(findByNumberSql(), [cc, number])) as CompanyRowResult[];
     return rows.length ? toRecord(rows[0]) : null;
   }
 
   /**
    * Name search on the accent-, case- and punctuation-folded name (normalizeName on both
-   * sides), in two passes:
-   * 1. every distinctive word of the query (3+ letters, not a legal form such as "ltd" or
-   *    "as") appears in the name — a trigram-indexed LIKE per word, precise and fast even on
-   *    millions of rows — ranked by similarity to the whole query;
-   * 2. only when that finds nothing: fuzzy matches — each distinctive word close to a word of
-   *    the name (trigram word similarity, which forgives typos) — ranked the same way.
-   * The query and its words are always bound parameters; the country (validated against the
-   * register table) is written into the SQL so the planner uses that country's partial index.
+   * sides), in the tiers of name-search.ts (exact words, then the last word as a prefix, then
+   * one-edit corrections), each in static rank order, until `limit` names are found. The
+   * country's word dictionary (in memory) plans it; the statements run in one transaction
+   * that forbids sequential scans, so that no estimate can turn a search into a table scan.
    */
   async searchByName(country: string, query: string, limit: number): Promise<CompanyRecord[]> {
     const cc = this.country(country);
     const folded = normalizeName(query).slice(0, MAX_QUERY_CHARS).trim();
     const max = Math.max(1, Math.min(Math.floor(limit) || 1, 100));
     if (!folded) return [];
-    const words = distinctiveWords(folded);
-    if (words.length) {
-      const exact = (await this.dataSource.query(exactSearchSql(cc, words.length), [folded, max, ...words.map((w) => `%${w}%`)])) as CompanyRowResult[];
-      if (exact.length > 0) return exact.map(toRecord);
-    }
-    const terms = words.length ? words : [folded];
-    const fuzzy = (await this.dataSource.query(searchSql(cc, terms.length), [folded, max, ...terms])) as CompanyRowResult[];
-    return fuzzy.map(toRecord);
+    const parsed = parseQuery(folded, STOP_WORDS.get(cc)!);
+    if (parsed.required.length === 0) return [];
+    const dictionary = await this.dictionaries.of(cc);
+    const found: CompanyRowResult[] = [];
+    const seen = new Set<string>();
+    const add = (rows: CompanyRowResult[]) => {
+      for (const r of rows) {
+        if (found.length >= max) break;
+        if (seen.has(r.registration_number)) continue;
+        seen.add(r.registration_number);
+        found.push(r);
+      }
+    };
+    const last = parsed.last === null ? null : dictionary.prefix(parsed.last);
+    // Names that begin with the query's words in the order typed come first where every match is sorted.
+    const lead = folded.split(' ').filter(Boolean).join(' ');
+    await this.dataSource.transaction(async (m) => {
+      await m.query(`SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true), set_config('work_mem', '${SEARCH_WORK_MEM}', true)`);
+      const run = (sql: string, params: unknown[]) => m.query(sql, params) as Promise<CompanyRowResult[]>;
+      add(await this.readTier(run, cc, exactTier(parsed), max, dictionary, lead));
+      // The prefix tier adds something only when another word begins with the last one.
+      const prefix = prefixTier(parsed);
+      if (found.length < max && prefix && last && last.words > (dictionary.has(parsed.last!) ? 1 : 0)) {
+        add(await this.readTier(run, cc, prefix, max, dictionary, lead));
+      }
+      // Corrections when a word is unknown to the dictionary, or when nothing matched as typed.
+      const unknown = parsed.required.some((w) => w !== parsed.last && !dictionary.has(w)) || last?.words === 0;
+      if (found.length < max && (unknown || found.length === 0)) {
+        const known = new Map(typoCandidates(parsed).filter((w) => dictionary.has(w)).map((w) => [w, dictionary.count(w)] as const));
+        add(await this.readTier(run, cc, typoTier(parsed, known), max, dictionary, lead));
+      }
+    });
+    return found.map(toRecord);
+  }
+
+  /**
+   * The first `limit` names of one tier, at a cost that does not grow with its matches. When
+   * a term is narrow (the dictionary bounds its names by SPARSE_MATCHES), the GIN index of
+   * words gives every name holding the narrowest term, the whole tier filters them and the rest
+   * is sorted by rank: exact, and a few thousand rows at most. When every term is common, no
+   * index narrows anything down: the names are read in order and the first matches kept — the
+   * shortest names first (a bounded walk in rank order), then the register's own order (a walk
+   * by registration number, in which a word is as frequent as anywhere, so that k matches cost
+   * k ÷ frequency rows), and only if both walks fall short, the GIN index on the whole tier
+   * (common words that rarely meet: the intersection is small).
+   */
+  private async readTier(
+    run: (sql: string, params: unknown[]) => Promise<CompanyRowResult[]>,
+    cc: CountryCode,
+    tier: Tier,
+    limit: number,
+    dictionary: WordDictionary,
+    lead: string,
+  ): Promise<CompanyRowResult[]> {
+    const count = (w: string) => dictionary.count(w);
+    const prefixCount = (p: string) => dictionary.prefix(p).companies;
+    const listed = expandPrefixes(tier, (p) => {
+      const begun = dictionary.prefix(p);
+      return begun.words <= PREFIX_EXPANSION ? begun.first : null;
+    });
+    if (!listed) return [];
+    tier = listed;
+    const q = tsquery(tier);
+    const [narrowest] = tier.terms
+      .map((t) => ({ t, n: estimateMatches({ ...tier, terms: [t] }, count, prefixCount) }))
+      .sort((a, b) => a.n - b.n);
+    if (narrowest.n <= SPARSE_MATCHES) return run(matchSql(cc), [tsquery({ ...tier, terms: [narrowest.t] }), q, limit, lead]);
+    const short = await run(walkSql(cc), [q, tier.minWords * 1024, limit, WALK_SHORT_ROWS]);
+    if (short.length >= limit || dictionary.total <= WALK_SHORT_ROWS) return short;
+    // Rows a walk in registration order is expected to read (terms taken as independent): past
+    // WALK_ROWS, the terms rarely meet and the GIN index is asked at once.
+    const density = estimateDensity(tier, dictionary.total, count, prefixCount);
+    let rest: CompanyRowResult[] = [];
+    const walked = density * WALK_ROWS >= 2 * limit;
+    if (walked) rest = await run(numberWalkSql(cc), [q, limit, WALK_ROWS]);
+    if (rest.length < limit && (!walked || dictionary.total > WALK_ROWS)) rest = await run(matchSql(cc), [q, q, limit, lead]);
+    const seen = new Set(short.map((r) => r.registration_number));
+    const page = [...short, ...rest.filter((r) => !seen.has(r.registration_number))].slice(0, limit);
+    // Within the page, names that begin with the query as typed first (a stable sort).
+    return [...page.filter((r) => leads(r, lead)), ...page.filter((r) => !leads(r, lead))];
   }
 
   /**
@@ -107,22 +188,28 @@ export class DatasetService {
     const any = (await this.dataSource.query(`SELECT 1 FROM company WHERE country = $1 LIMIT 1`, [cc])) as unknown[];
     if (any.length === 0) return null;
     const imports = (await this.dataSource.query(
-      `SELECT dataset_name, produced_at, dataset_rows AS rows FROM dataset_import
-       WHERE country = $1 AND status = 'done' ORDER BY finished_at DESC, id DESC LIMIT 1`,
+      `(SELECT 'done' AS kind, dataset_name, produced_at, dataset_rows AS rows, file_name, started_at, rows_read FROM dataset_import
+        WHERE country = $1 AND status = 'done' ORDER BY finished_at DESC, id DESC LIMIT 1)
+       UNION ALL
+       (SELECT status, dataset_name, produced_at, NULL, file_name, started_at, rows_read FROM dataset_import
+        WHERE country = $1 AND status IN ('done', 'interrupted') ORDER BY started_at DESC, id DESC LIMIT 1)`,
       [cc],
-    )) as Array<{ dataset_name: string; produced_at: Date | string; rows: number | string | null }>;
-    if (imports.length && imports[0].rows !== null) {
-      const i = imports[0];
-      return { datasetName: i.dataset_name, producedAt: new Date(i.produced_at), rows: Number(i.rows) };
+    )) as Array<{ kind: string; dataset_name: string; produced_at: Date | string; rows: number | string | null; file_name: string; started_at: Date | string; rows_read: number | string }>;
+    const done = imports.find((i) => i.kind === 'done' && i.rows !== null);
+    const newest = imports.find((i) => i.rows === null);
+    const interrupted =
+      newest?.kind === 'interrupted' ? { fileName: newest.file_name, startedAt: new Date(newest.started_at), recordsRead: Number(newest.rows_read) } : null;
+    if (done) {
+      return { datasetName: done.dataset_name, producedAt: new Date(done.produced_at), rows: Number(done.rows), complete: true, interrupted };
     }
-    // Rows that came without the importer (a seed dataset): describe them from the table itself.
+    // Rows that came without a completed import (the bundled sample, a partial import): described from the table itself.
     const groups = (await this.dataSource.query(
       `SELECT dataset_name, max(produced_at) AS produced_at, count(*)::bigint AS rows FROM company
        WHERE country = $1 GROUP BY dataset_name ORDER BY max(produced_at) DESC LIMIT 1`,
       [cc],
     )) as Array<{ dataset_name: string; produced_at: Date | string; rows: number | string }>;
     const g = groups[0];
-    return { datasetName: g.dataset_name, producedAt: new Date(g.produced_at), rows: Number(g.rows) };
+    return { datasetName: g.dataset_name, producedAt: new Date(g.produced_at), rows: Number(g.rows), complete: false, interrupted };
   }
 
   private country(country: string): CountryCode {
@@ -132,47 +219,79 @@ export class DatasetService {
   }
 }
 
-/** Legal forms and particles that half the names of a country share: no use as a filter. */
-const NOT_DISTINCTIVE = new Set([
-  'ltd', 'limited', 'plc', 'llp', 'inc', 'corp', 'corporation', 'company', 'the', 'and', 'for', // GB, AU, CA
-  'asa', 'ans', 'enk', 'nuf', 'aps', 'ivs', // NO, DK (shorter forms such as AS are under 3 letters)
-  'sas', 'sasu', 'sarl', 'eurl', 'sci', 'snc', 'scop', 'les', 'des', 'cie', 'ltee', // FR, CA
-  'pty', 'gmbh', 'srl', 'spa',
-]);
+/** A company by registration number ($2), or by one of its other numbers, in country $1. */
+export function findByNumberSql(): string {
+  return `SELECT ${COLUMNS} FROM company
+    WHERE country = $1 AND (registration_number = $2 OR (other_numbers <> '{}' AND other_numbers @> ARRAY[$2]::text[]))
+    ORDER BY (registration_number = $2) DESC
+    LIMIT 1`;
+}
 
-/** The words of a folded query that narrow a search: 3+ characters, not a legal form. */
-export function distinctiveWords(folded: string): string[] {
-  return [...new Set(folded.split(' ').filter((w) => w.length >= 3 && !NOT_DISTINCTIVE.has(w)))].slice(0, 8);
+/** Legal forms and particles that half the names of any country share: optional in a query that has other words. */
+const COMMON_STOP_WORDS = ['the', 'and', 'for', 'ltd', 'limited', 'plc', 'llp', 'inc', 'corp', 'corporation', 'company', 'gmbh', 'srl', 'spa'];
+const STOP_WORDS = new Map<CountryCode, ReadonlySet<string>>(
+  COUNTRY_CODES.map((cc) => [cc, new Set([...COMMON_STOP_WORDS, ...REGISTERS[cc].nameStopWords])]),
+);
+
+/** A term whose dictionary bound is at most this is narrow: the GIN index gives its names, then they are sorted. */
+export const SPARSE_MATCHES = 5_000;
+/** Names of a common-words tier read in rank order (the shortest names) before the register's order. */
+export const WALK_SHORT_ROWS = 1_000;
+/** Most names read in registration-number order before the GIN index is asked instead. */
+export const WALK_ROWS = 10_000;
+/** Memory for one search's sorts and bitmaps (the GIN index's bitmap of a common word stays exact). */
+const SEARCH_WORK_MEM = '32MB';
+
+/** The words of a name as the GIN index holds them; the walk evaluates the same expression on the row. */
+/** The walked rows' words, and the company columns of the join: written once, not per query. */
+const WALKED_NAME_WORDS = `array_to_tsvector(string_to_array(w.name_normalized, ' '))`;
+const JOINED_COLUMNS = COLUMNS.replace(/(\w+)/g, 'c.$1');
+
+/**
+ * A bounded walk: the country's rows in `order` (an index's order) from `from`, at most `read`
+ * of them, keeping the first `keep` whose words match $1; returned in rank order. `cc` comes
+ * from the register table (checked by isCountryCode), never from the request: inlined, it
+ * matches the partial index.
+ */
+function boundedWalkSql(cc: CountryCode, walk: { from: string; order: string; read: string; keep: string }): string {
+  return `WITH walk AS MATERIALIZED (
+      SELECT id, name_rank, registration_number FROM (
+        SELECT id, name_rank, registration_number, name_normalized FROM company
+        WHERE country = '${cc}'${walk.from}
+        ORDER BY ${walk.order}
+        LIMIT ${walk.read}
+      ) w
+      WHERE ${WALKED_NAME_WORDS} @@ $1::tsquery
+      LIMIT ${walk.keep}
+    )
+    SELECT ${JOINED_COLUMNS}
+    FROM walk JOIN company c ON c.id = walk.id
+    ORDER BY walk.name_rank, walk.registration_number`;
+}
+
+/** The walk: the country's names in rank order from $2 (fewest words a match can have), at most $4 of them, keeping the first $3 that match $1. */
+export function walkSql(cc: CountryCode): string {
+  return boundedWalkSql(cc, { from: ' AND name_rank >= $2', order: 'name_rank, registration_number', read: '$4', keep: '$3' });
 }
 
 /**
- * `cc` comes from the register table (checked by isCountryCode), never from the request:
- * inlined, it matches the partial index predicate `WHERE country = 'NO'`, which a bound
- * parameter would not under a generic plan. $1 the folded query, $2 the limit, $3… one
- * `%word%` pattern per distinctive word (folded words hold only letters and digits).
+ * Names holding $1 (the narrowest term) through the country's GIN index of words — by
+ * company_name_matches, whose plan can only be that bitmap scan — kept when they match $2:
+ * the first $3, those that begin with $4 (the query's words as typed) first, then rank order.
  */
-export function exactSearchSql(cc: CountryCode, words: number): string {
-  const likes = Array.from({ length: words }, (_, i) => `name_normalized LIKE $${i + 3}`).join(' AND ');
-  return `SELECT ${COLUMNS}
-    FROM company
-    WHERE country = '${cc}' AND ${likes}
-    ORDER BY similarity($1, name_normalized) DESC, name, registration_number
-    LIMIT $2`;
+export function matchSql(cc: CountryCode): string {
+  return `SELECT ${JOINED_COLUMNS}
+    FROM company_name_matches('${cc}', $1::tsquery, $2::tsquery, $3, $4) m JOIN company c ON c.id = m.id
+    ORDER BY m.leads DESC, m.name_rank, m.registration_number`;
 }
 
-/**
- * The fuzzy pass: each term ($3…) matches a word of the name by trigram word similarity;
- * ranked by similarity to the whole query ($1), $2 the limit. One condition per term, not
- * the whole query at once: the index then intersects the terms, and a common word in the
- * query cannot make millions of rows candidates.
- */
-export function searchSql(cc: CountryCode, terms = 1): string {
-  const close = Array.from({ length: terms }, (_, i) => `$${i + 3} <% name_normalized`).join(' AND ');
-  return `SELECT ${COLUMNS}
-    FROM company
-    WHERE country = '${cc}' AND ${close}
-    ORDER BY word_similarity($1, name_normalized) DESC, similarity($1, name_normalized) DESC, name, registration_number
-    LIMIT $2`;
+/** The first $2 names matching $1 in registration-number order (the unique index), at most $3 read; returned in rank order. */
+export function numberWalkSql(cc: CountryCode): string {
+  return boundedWalkSql(cc, { from: '', order: 'registration_number', read: '$3', keep: '$2' });
+}
+
+function leads(r: CompanyRowResult, lead: string): boolean {
+  return lead !== '' && normalizeName(r.name).startsWith(lead);
 }
 
 function isoDay(value: string | Date | null): string | null {

@@ -10,6 +10,7 @@ import {
   PingRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { lookupTable } from '../core/lookup-table';
 
 /** 1 MiB: a tools/call of this service is a few hundred bytes; this leaves room for any client's _meta. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -26,12 +27,12 @@ export interface JsonRpcRefusal {
 export type BodyCheck = { ok: true; message: JSONRPCMessage } | { ok: false; refusal: JsonRpcRefusal };
 
 /** The request envelopes of the methods this server answers, checked before the SDK parses them. */
-const REQUEST_SCHEMAS: Record<string, { safeParse(v: unknown): { success: true } | { success: false; error: z.core.$ZodError } }> = {
+const REQUEST_SCHEMAS = lookupTable<{ safeParse(v: unknown): { success: true } | { success: false; error: z.core.$ZodError } }>({
   initialize: InitializeRequestSchema,
   ping: PingRequestSchema,
   'tools/list': ListToolsRequestSchema,
   'tools/call': CallToolRequestSchema,
-};
+});
 
 /**
  * The checks of a POST that must run before the body is read, in the SDK's order: Accept must

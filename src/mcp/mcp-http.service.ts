@@ -1,5 +1,4 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { Injectable, Logger } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppConfig } from '../core/config/app-config';
@@ -20,23 +19,17 @@ export const MCP_ALLOWED_METHODS = 'POST, OPTIONS';
  * would accept a batch.
  */
 @Injectable()
-export class McpHttpService implements OnModuleInit {
+export class McpHttpService {
   private readonly logger = new Logger(McpHttpService.name);
-  private services!: McpToolServices;
+  private readonly services: McpToolServices;
 
   constructor(
-    private readonly moduleRef: ModuleRef,
+    search: SearchService,
+    registers: RegistersService,
+    status: StatusReportService,
     private readonly config: AppConfig,
-  ) {}
-
-  /**
-   * The same service instances the REST controllers use. They live in role-dependent dynamic
-   * modules (SearchModule.forRole…) that this static module cannot import without creating
-   * second instances, so they are looked up in the application's container.
-   */
-  onModuleInit(): void {
-    const find = <T>(token: new (...args: never[]) => T): T => this.moduleRef.get(token, { strict: false });
-    this.services = { search: find(SearchService), registers: find(RegistersService), status: find(StatusReportService) };
+  ) {
+    this.services = { search, registers, status };
   }
 
   async post(req: IncomingMessage, res: ServerResponse): Promise<void> {

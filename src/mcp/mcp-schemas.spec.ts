@@ -9,7 +9,7 @@ import { startTestApp, TestApp } from '../../test/support/test-app';
 import { normalizeName } from '../dataset/normalize-name';
 import { RegistersService } from '../registers/registers.service';
 import { SearchService } from '../search/search.service';
-import { ProbeService } from '../status/probe.service';
+import { ProbeService } from '../status/probe/probe.service';
 import { StatusReportService } from '../status/status-report.service';
 import { createMcpServer } from './mcp-server.factory';
 import { MCP_TOOLS_BY_NAME, McpToolServices } from './mcp-tools';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STATUS_CATEGORIES } from '../registers/connectors/connector';
+import { STATUS_CATEGORIES } from '../registers/connector';
 import { REGISTER_STATUSES } from '../status/register-status';
 
 /*
@@ -14,7 +14,7 @@ const nullableString = (description: string) => z.string().nullable().describe(d
 export const providesSchema = z.strictObject({
   officers: z.boolean().describe('Officers (directors, board members) are returned where the register publishes them.'),
   filings: z.boolean().describe('Filings are returned (not built yet for any register).'),
-  monitoring: z.boolean().describe('The register is watched for changes (not built yet).'),
+  monitoring: z.boolean().describe('Companies of this register can be watched for changes (change webhooks).'),
 });
 
 const recordSourceSchema = z

@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
-import { McpController } from './mcp.controller';
+import { RegistersModule } from '../registers/registers.module';
+import { SearchModule } from '../search/search.module';
+import { StatusModule } from '../status/status.module';
 import { McpHttpService } from './mcp-http.service';
 
-/** POST /api/public/v1/mcp: the lookups as MCP tools, on the official SDK. HTTP only. */
+/** POST /api/public/v1/mcp: the lookups as MCP tools, on the official SDK; the same services as REST. */
 @Module({
-  controllers: [McpController],
+  imports: [SearchModule, RegistersModule, StatusModule],
   providers: [McpHttpService],
+  exports: [McpHttpService],
 })
 export class McpModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../core/config/app-config';
-import { REGISTER_CONNECTORS, RegisterConnector } from './connectors/connector';
+import { REGISTER_CONNECTORS, RegisterConnector } from './connector';
 import { CountryCode, REGISTER_TABLE } from './register-table';
 
 /** The connector of each register of the table, and whether it can read live now. */

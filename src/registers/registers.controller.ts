@@ -1,4 +1,5 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiPublicErrors } from '../core/openapi/api-public-errors.decorator';
 import { REGISTER_STATUSES } from '../status/register-status';
@@ -12,11 +13,24 @@ export class RegistersController {
 
   @Get()
   @ApiOperation({ summary: 'Registers the service reads', description: 'Every register, from the same table the service itself uses, with its capabilities and current health.' })
-  @ApiQuery({ name: 'provides', required: false, description: `Keep registers providing every listed capability: ${PROVIDES_VALUES.join(', ')} (comma-separated).`, example: 'officers' })
-  @ApiQuery({ name: 'status', required: false, description: `Keep registers in any listed status: ${REGISTER_STATUSES.join(', ')} (comma-separated).`, example: 'live' })
+  @ApiQuery({ name: 'provides', required: false, isArray: true, enum: PROVIDES_VALUES, style: 'form', explode: false, description: `Keep registers providing every listed capability (comma-separated): ${PROVIDES_VALUES.join(', ')}.`, example: ['officers'] })
+  @ApiQuery({ name: 'status', required: false, isArray: true, enum: REGISTER_STATUSES, style: 'form', explode: false, description: `Keep registers in any listed status (comma-separated): ${REGISTER_STATUSES.join(', ')}.`, example: ['live'] })
   @ApiOkResponse({ type: RegisterListDto })
   @ApiPublicErrors('invalid_parameter')
-  list(@Query('provides') provides?: unknown, @Query('status') status?: unknown): Promise<RegisterListDto> {
-    return this.registers.list({ provides, status });
+  async list(@Query('provides') provides: unknown, @Query('status') status: unknown, @Res({ passthrough: true }) res: Response): Promise<RegisterListDto | string> {
+    if (provides !== undefined || status !== undefined) return this.registers.list({ provides, status });
+    // The unfiltered list: its JSON and ETag made once per change of the list (RegistersService.listJson).
+    const json = await this.registers.listJson();
+    if (this.tagged?.json !== json) {
+      const etagOf = res.app.get('etag fn') as ((body: string, encoding: BufferEncoding) => string) | undefined;
+      this.tagged = { json, etag: etagOf?.(json, 'utf8') };
+    }
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    // The ETag Express would compute from this body, so If-None-Match still gets its 304.
+    if (this.tagged.etag) res.setHeader('ETag', this.tagged.etag);
+    return json;
   }
+
+  /** The last JSON served and its ETag. */
+  private tagged?: { json: string; etag: string | undefined };
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../core/config/app-config';
 import { ApiError } from '../core/errors/api-error';
 import { REGISTER_STATUSES, RegisterStatus } from '../status/register-status';
-import { RegisterStatusService } from '../status/register-status.service';
+import { CurrentStatus, RegisterStatusService } from '../status/register-status.service';
 import { ConnectorRegistry } from './connector-registry';
 import { RegisterDto, RegisterListDto } from './dto/register.dto';
 import { CountryCode, REGISTER_TABLE, RegisterProvides } from './register-table';
@@ -22,6 +22,9 @@ export class RegistersService {
     private readonly config: AppConfig,
   ) {}
 
+  /** The last serialization of the unfiltered list, and the values it was made of. */
+  private rendered?: { key: unknown[]; json: string };
+
   /**
    * The registers of the table, filtered: `provides` keeps registers that provide every
    * listed capability, `status` keeps registers in any listed status. Both take one value or
@@ -37,12 +40,38 @@ export class RegistersService {
     return { apiVersion: this.config.apiVersion, count: registers.length, registers };
   }
 
+  /**
+   * The unfiltered list as JSON, the same string as long as nothing it says has changed. GET
+   * /registers is the most frequent request, and its body changes only when a status does:
+   * serializing it (and hashing it for the ETag) once per change rather than once per request.
+   * Whether it changed is decided from the very values the body is made of, read afresh each
+   * time, so a probe's new status is in the next answer.
+   */
+  async listJson(): Promise<string> {
+    const current = await this.statuses.all();
+    const sources = REGISTER_TABLE.map((def) => this.connectors.get(def.country).source());
+    const key: unknown[] = [this.config.apiVersion];
+    REGISTER_TABLE.forEach((def, i) => {
+      const s = current.get(def.country)!;
+      key.push(s.status, s.reason, s.changedAt?.getTime() ?? null, sources[i].kind, sources[i].official, sources[i].description);
+    });
+    const cached = this.rendered;
+    if (cached && cached.key.length === key.length && cached.key.every((v, i) => v === key[i])) return cached.json;
+    const registers = this.describeFrom(current);
+    const json = JSON.stringify({ apiVersion: this.config.apiVersion, count: registers.length, registers } satisfies RegisterListDto);
+    this.rendered = { key, json };
+    return json;
+  }
+
   async describe(country: CountryCode): Promise<RegisterDto> {
     return (await this.describeAll()).find((r) => r.country === country)!;
   }
 
   private async describeAll(): Promise<RegisterDto[]> {
-    const current = await this.statuses.all();
+    return this.describeFrom(await this.statuses.all());
+  }
+
+  private describeFrom(current: Map<CountryCode, CurrentStatus>): RegisterDto[] {
     return REGISTER_TABLE.map((def) => {
       const s = current.get(def.country)!;
       const source = this.connectors.get(def.country).source();

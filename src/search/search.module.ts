@@ -1,20 +1,12 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { Role } from '../core/config/app-config';
+import { Module } from '@nestjs/common';
 import { DatasetModule } from '../dataset/dataset.module';
-import { ConnectorsModule } from '../registers/connectors/connectors.module';
-import { SearchController } from './search.controller';
+import { ConnectorsModule } from '../registers/connectors.module';
 import { SearchService } from './search.service';
 
-/** GET /search and GET /companies/{country}/{number}; SearchService is also what MCP tools call. */
-@Module({})
-export class SearchModule {
-  static forRole(role: Role): DynamicModule {
-    return {
-      module: SearchModule,
-      imports: [ConnectorsModule, DatasetModule],
-      providers: [SearchService],
-      controllers: role === 'worker' ? [] : [SearchController],
-      exports: [SearchService],
-    };
-  }
-}
+/** Search and company lookup (GET /search, /companies/{country}/{number}, the MCP tools). */
+@Module({
+  imports: [ConnectorsModule, DatasetModule],
+  providers: [SearchService],
+  exports: [SearchService],
+})
+export class SearchModule {}

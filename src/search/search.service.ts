@@ -1,18 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../core/config/app-config';
+import { OpenBreaker, RegisterBreaker, RegisterUnreachableError } from '../core/http/register-breaker';
 import { ApiError } from '../core/errors/api-error';
 import { DatasetService } from '../dataset/dataset.service';
 import { ConnectorRegistry } from '../registers/connector-registry';
-import { CompanyDetail, CompanyRecord } from '../registers/connectors/connector';
-import { NameSearchUnsupportedError } from '../registers/connectors/name-search-unsupported.error';
-import { UpstreamError } from '../registers/connectors/upstream-error';
+import { CompanyDetail, CompanyRecord } from '../registers/connector';
+import { NameSearchUnsupportedError } from '../registers/name-search-unsupported.error';
+import { UpstreamError } from '../registers/upstream-error';
 import { CountryCode, RegisterDefinition } from '../registers/register-table';
 import { RegisterStatus } from '../status/register-status';
 import { Coalescer } from './coalescer';
 import { CompanyResponseDto, RegisterDescriptorDto, SearchResponseDto } from './dto/search-response.dto';
-import { recognizeIdentifier } from './identifiers';
+import { recognizeIdentifier } from '../registers/identifiers';
 import { nameSimilarity } from './name-similarity';
-import { requireParameters, resolveCountry, validateQuery } from './query-validation';
+import { requireParameters, resolveCountry, validateQuery, validateRegistrationNumber } from './query-validation';
 
 /** Where an answer came from, and how to describe it honestly. */
 interface Provenance {
@@ -34,6 +35,7 @@ export class SearchService {
     private readonly connectors: ConnectorRegistry,
     private readonly dataset: DatasetService,
     private readonly config: AppConfig,
+    private readonly breaker: RegisterBreaker,
   ) {}
 
   async search(rawQuery: unknown, rawCountry: unknown): Promise<SearchResponseDto> {
@@ -80,7 +82,7 @@ export class SearchService {
 
   async company(rawCountry: unknown, rawNumber: unknown): Promise<CompanyResponseDto> {
     const register = resolveCountry(rawCountry);
-    const number = validateQuery(rawNumber, 'registrationNumber');
+    const number = validateRegistrationNumber(rawNumber);
     const id = recognizeIdentifier(register.country, number);
     if (id.kind === 'invalid') throw new ApiError('invalid_query', id.message, { errors: [{ field: 'registrationNumber', code: 'invalid_query', message: id.message }] });
     if (id.kind === 'name') {
@@ -116,8 +118,8 @@ export class SearchService {
 
   /**
    * The read pipeline shared by search and lookup: live when the register can be read,
-   * the dataset when it is paused or fails. A register failure with nothing in the
-   * dataset to stand in is a 502.
+   * the dataset when it is paused, unreachable or fails. A register failure with nothing in
+   * the dataset to stand in is a 502, unless the dataset is a complete copy of the register.
    */
   private async read<T extends CompanyRecord>(
     register: RegisterDefinition,
@@ -131,6 +133,9 @@ export class SearchService {
       const records = await fallback();
       return { records, provenance: { status: 'paused', warning: await this.fallbackWarning(country, `${register.short} is paused: ${pauseReason}`, records.length) } };
     }
+    // Known to be unreachable: no read waits in the register's queue to fail; the fallback answers now.
+    const open = this.breaker.openState(country);
+    if (open) return this.unreachable(register, open, fallback);
     try {
       const records = await this.coalescer.run(`${country}|${key}`, live);
       const source = this.connectors.get(country).source();
@@ -143,6 +148,7 @@ export class SearchService {
         },
       };
     } catch (err) {
+      if (err instanceof RegisterUnreachableError) return this.unreachable(register, err.open, fallback);
       if (err instanceof NameSearchUnsupportedError) {
         // Not a failure: the register has no live name search; the dataset is the answer.
         const records = await fallback();
@@ -151,22 +157,55 @@ export class SearchService {
       const failure = UpstreamError.from(err);
       this.logger.warn(`${country} live read failed: ${failure.errorClass} (${failure.message})`);
       const records = await fallback();
-      if (records.length === 0) {
-        throw new ApiError('upstream_error', `${register.short} did not answer (${failure.errorClass}) and the fallback dataset has no matching record.`, {
-          register: register.name,
-          errorClass: failure.errorClass,
-        });
+      // A miss is an answer only when the dataset is a complete import of the register's bulk file.
+      if (records.length === 0 && !(await this.dataset.datasetInfo(country))?.complete) {
+        throw new ApiError(
+          'upstream_error',
+          `${register.short} did not answer (${failure.errorClass}) and the fallback dataset, which is not a complete copy of the register, has no matching record.`,
+          { register: register.name, errorClass: failure.errorClass },
+        );
       }
       const source = this.connectors.get(country).source();
       return { records, provenance: { status: 'degraded', warning: await this.fallbackWarning(country, `${capitalize(source.description)} did not answer (${failure.errorClass})`, records.length) } };
     }
   }
 
+  /** The register's breaker is open: the fallback answers, and the warning says why and since when. */
+  private async unreachable<T extends CompanyRecord>(register: RegisterDefinition, open: OpenBreaker, fallback: () => Promise<T[]>): Promise<{ records: T[]; provenance: Provenance }> {
+    const records = await fallback();
+    const why = `${register.short} is unreachable (${open.errorClass}) since ${open.since.toISOString()}; live reads are tried again every ${open.retrySeconds} s`;
+    // The same rule as a failed read: a miss is an answer only when the dataset is a complete import.
+    if (records.length === 0 && !(await this.dataset.datasetInfo(register.country))?.complete) {
+      throw new ApiError('upstream_error', `${why}, and the fallback dataset, which is not a complete copy of the register, has no matching record.`, {
+        register: register.name,
+        errorClass: open.errorClass,
+      });
+    }
+    return { records, provenance: { status: 'degraded', warning: await this.fallbackWarning(register.country, why, records.length) } };
+  }
+
+  /**
+   * Names the dataset that answered and its date; says when its newest import was interrupted
+   * (the rows are partial), and, for an empty answer from a dataset that is not a complete
+   * import of the register (the bundled sample), that only a sample was searched.
+   */
   private async fallbackWarning(country: CountryCode, why: string, found: number): Promise<string> {
     const info = await this.dataset.datasetInfo(country);
     if (!info) return `${why}. No fallback dataset is loaded for ${country}, so nothing could be returned.`;
     const date = info.producedAt.toISOString().slice(0, 10);
-    return `${why}. ${found > 0 ? 'Results come' : 'The answer comes'} from the fallback dataset "${info.datasetName}" (produced ${date}), not from a live read: records are not official and may be out of date.`;
+    const parts = [
+      `${why}. ${found > 0 ? 'Results come' : 'The answer comes'} from the fallback dataset "${info.datasetName}" (produced ${date}), not from a live read: records are not official and may be out of date.`,
+    ];
+    if (info.interrupted) {
+      const i = info.interrupted;
+      parts.push(
+        `Its latest import (${i.fileName}, started ${i.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC) was interrupted after ${i.recordsRead.toLocaleString('en-US')} records: the dataset is partial until that import is run again.`,
+      );
+    }
+    if (found === 0 && !info.complete) {
+      parts.push(`Only a sample of ${info.rows.toLocaleString('en-US')} companies was searched, not a complete copy of the register: a company missing from it may well exist.`);
+    }
+    return parts.join(' ');
   }
 
   private descriptor(register: RegisterDefinition, status: RegisterStatus): RegisterDescriptorDto {
@@ -194,14 +233,19 @@ function stripOfficers(detail: CompanyDetail): CompanyRecord {
   return record;
 }
 
-/** Exact registration-number match first, then name similarity to q; register order breaks ties. */
+/**
+ * Exact registration-number match first, then name similarity to q; register order breaks
+ * ties. Fallback dataset answers come ranked already (exact words, then prefix, then typo
+ * corrections; shorter names first: see dataset/name-search.ts) and keep their order.
+ */
 function rank<T extends CompanyRecord>(records: T[], q: string, number: string | null): T[] {
+  const ranked = records.length > 0 && records.every((r) => r.source.kind.startsWith('dataset:'));
   return records
     .map((record, index) => ({
       record,
       index,
       exact: number !== null && (record.registrationNumber === number || (record.extra?.otherNumbers as string[] | undefined)?.includes(number)) ? 1 : 0,
-      similarity: nameSimilarity(record.name, q),
+      similarity: ranked ? 0 : nameSimilarity(record.name, q),
     }))
     .sort((a, b) => b.exact - a.exact || b.similarity - a.similarity || a.index - b.index)
     .map((r) => r.record);

@@ -13,7 +13,27 @@ export interface CurrentStatus {
   reason: string | null;
   /** When the status last changed; null before the first probe. */
   changedAt: Date | null;
+  /**
+   * Whether reads can be trusted now: `live`, or — for a register read through a mirror, which
+   * is never live — its last probes succeeded. Change detection reads only such registers.
+   */
+  readable: boolean;
 }
+
+/** A register stopped being readable (left `live`, or its mirror stopped answering). */
+export interface RegisterOutage {
+  country: CountryCode;
+  status: RegisterStatus;
+  reason: string | null;
+  since: Date;
+}
+
+/**
+ * Called in the transaction that records the transition (the outbox pattern); what it returns
+ * is run once that transaction has committed.
+ */
+export type RegisterOutageListener = (manager: EntityManager, outage: RegisterOutage) => Promise<AfterCommit | void>;
+type AfterCommit = () => Promise<void>;
 
 const CACHE_MS = 1_000;
 
@@ -24,12 +44,18 @@ const CACHE_MS = 1_000;
 @Injectable()
 export class RegisterStatusService {
   private cache?: { at: number; states: Map<string, RegisterStateEntity> };
+  private readonly outageListeners: RegisterOutageListener[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly connectors: ConnectorRegistry,
     private readonly clock: Clock,
   ) {}
+
+  /** Registers what must happen, in the same transaction, when a register stops being readable. */
+  onOutage(listener: RegisterOutageListener): void {
+    this.outageListeners.push(listener);
+  }
 
   async current(country: CountryCode): Promise<CurrentStatus> {
     return (await this.all()).get(country)!;
@@ -42,13 +68,13 @@ export class RegisterStatusService {
       const stored = states.get(country);
       const pauseReason = this.connectors.pauseReason(country);
       if (pauseReason) {
-        result.set(country, { status: 'paused', reason: pauseReason, changedAt: stored?.status === 'paused' ? stored.changedAt : null });
+        result.set(country, { status: 'paused', reason: pauseReason, changedAt: stored?.status === 'paused' ? stored.changedAt : null, readable: false });
       } else if (!stored) {
-        result.set(country, { status: 'degraded', reason: 'No probe has completed yet.', changedAt: null });
+        result.set(country, { status: 'degraded', reason: 'No probe has completed yet.', changedAt: null, readable: false });
       } else if (stored.status === 'paused') {
-        result.set(country, { status: 'degraded', reason: 'Resumed; waiting for the next probe.', changedAt: null });
+        result.set(country, { status: 'degraded', reason: 'Resumed; waiting for the next probe.', changedAt: null, readable: false });
       } else {
-        result.set(country, { status: stored.status, reason: stored.reason, changedAt: stored.changedAt });
+        result.set(country, { status: stored.status, reason: stored.reason, changedAt: stored.changedAt, readable: this.isReadable(country, stored) });
       }
     }
     return result;
@@ -61,26 +87,29 @@ export class RegisterStatusService {
   async reconcile(): Promise<void> {
     for (const { country } of REGISTER_TABLE) {
       const pauseReason = this.connectors.pauseReason(country);
-      await this.dataSource.transaction(async (m) => {
+      const after = await this.dataSource.transaction(async (m) => {
         const stored = await this.lockState(m, country);
         if (pauseReason && stored?.status !== 'paused') {
-          await this.write(m, country, stored, { status: 'paused', reason: pauseReason, consecutiveFailures: 0, consecutiveSuccesses: 0 });
+          return this.write(m, country, stored, { status: 'paused', reason: pauseReason, consecutiveFailures: 0, consecutiveSuccesses: 0 });
         } else if (!pauseReason && stored?.status === 'paused') {
-          await this.write(m, country, stored, { status: 'degraded', reason: 'Resumed; waiting for the next probe.', consecutiveFailures: 0, consecutiveSuccesses: 0 });
+          return this.write(m, country, stored, { status: 'degraded', reason: 'Resumed; waiting for the next probe.', consecutiveFailures: 0, consecutiveSuccesses: 0 });
         }
+        return [];
       });
+      for (const run of after) await run();
     }
     this.cache = undefined;
   }
 
   /** Applies `decide` to the stored state under a row lock and records any transition. */
   async update(country: CountryCode, decide: (previous: StreakState | null) => StreakState): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
+    const after = await this.dataSource.transaction(async (m) => {
       const stored = await this.lockState(m, country);
       const previous = stored && { status: stored.status, reason: stored.reason, consecutiveFailures: stored.consecutiveFailures, consecutiveSuccesses: stored.consecutiveSuccesses };
-      await this.write(m, country, stored, decide(previous));
+      return this.write(m, country, stored, decide(previous));
     });
     this.cache = undefined;
+    for (const run of after) await run();
   }
 
   async transitions(country: CountryCode, limit = 20): Promise<RegisterStatusTransitionEntity[]> {
@@ -97,8 +126,22 @@ export class RegisterStatusService {
       .getOne();
   }
 
-  private async write(m: EntityManager, country: CountryCode, stored: RegisterStateEntity | null, next: StreakState): Promise<void> {
+  private isReadable(country: CountryCode, s: Pick<StreakState, 'status' | 'consecutiveFailures' | 'consecutiveSuccesses'> | null): boolean {
+    if (!s) return false;
+    if (s.status === 'live') return true;
+    const isMirror = !this.connectors.get(country).source().official;
+    return isMirror && s.status === 'degraded' && s.consecutiveFailures === 0 && s.consecutiveSuccesses > 0;
+  }
+
+  private async write(m: EntityManager, country: CountryCode, stored: RegisterStateEntity | null, next: StreakState): Promise<AfterCommit[]> {
     const now = this.clock.now();
+    const after: AfterCommit[] = [];
+    if (this.isReadable(country, stored) && !this.isReadable(country, next)) {
+      for (const listener of this.outageListeners) {
+        const run = await listener(m, { country, status: next.status, reason: next.reason, since: now });
+        if (run) after.push(run);
+      }
+    }
     let changed = !stored || stored.status !== next.status;
     if (!stored) {
       // Two processes may create the first row at once: the loser's insert is a no-op.
@@ -123,6 +166,7 @@ export class RegisterStatusService {
     if (changed) {
       await m.getRepository(RegisterStatusTransitionEntity).insert({ country, fromStatus: stored?.status ?? null, toStatus: next.status, reason: next.reason, at: now });
     }
+    return after;
   }
 
   private async states(): Promise<Map<string, RegisterStateEntity>> {

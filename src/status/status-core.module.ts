@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConnectorsModule } from '../registers/connectors/connectors.module';
+import { ConnectorsModule } from '../registers/connectors.module';
 import { RegisterStatusService } from './register-status.service';
 
 /** The register status as probes and configuration leave it; read by /registers, /status and search. */

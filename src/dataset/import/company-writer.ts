@@ -30,6 +30,8 @@ export interface CompanyWriter {
   finish(): Promise<WriteCounts>;
   /** Gives up: drops what is buffered, releases the connection. */
   abort(): Promise<void>;
+  /** Work after the rows are in that may run beside the word-count refresh (index builds). */
+  afterLoad?(): Promise<void>;
 }
 
 /** Columns of the company table a writer fills, in COPY / VALUES order. */
@@ -92,4 +94,24 @@ export function addCounts(totals: WriteCounts, result: { submitted: number; inse
 export function textArrayLiteral(values: readonly string[]): string {
   if (values.length === 0) return "{}";
   return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
+// COPY text format: backslash, tab, newline and carriage return must be escaped; \N is NULL.
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_SPECIAL_ALL = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+function copyField(value: string | null): string {
+  if (value === null) return '\\N';
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c]) : value;
+}
+
+/** One row in COPY text format, in WRITE_COLUMNS order: what every writer's COPY sends. */
+export function copyTextLine(r: CompanyRow): string {
+  const f = copyField;
+  return (
+    `${f(r.country)}\t${f(r.registrationNumber)}\t${f(textArrayLiteral(r.otherNumbers))}\t${f(r.name)}\t${f(r.nameNormalized)}\t` +
+    `${f(r.status)}\t${f(r.statusCategory)}\t${f(r.legalForm)}\t${f(r.address)}\t${f(r.city)}\t${f(r.incorporationDate)}\t` +
+    `${f(r.sourceUrl)}\t${f(r.sourceKind)}\t${f(r.datasetName)}\t${f(r.producedAt)}\t${f(r.extra ? JSON.stringify(r.extra) : null)}\n`
+  );
 }

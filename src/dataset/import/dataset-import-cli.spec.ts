@@ -22,7 +22,7 @@ describe('dataset:import command', () => {
     [['--file', 'x.csv'], 2, 'dataset:import: --country is required (GB, FR, NO, DK, AU or CA)'],
     [['--country', 'NO'], 2, 'dataset:import: --file is required'],
     [['--country', 'SE', '--file', 'x'], 2, 'dataset:import: unknown country "SE": the dataset covers GB, AU, CA, FR, DK, NO'],
-    [['--country', 'AU', '--file', 'x'], 2, 'dataset:import: AU publishes several bulk formats: give --format abn-xml|asic-csv'],
+    [['--country', 'AU', '--file', 'x'], 1, 'dataset:import: file not found: x'],
     [['--country', 'GB', '--format', 'enheter-json', '--file', 'x'], 2, 'dataset:import: unknown format "enheter-json" for GB: use basiccompanydata-csv'],
     [['--country', 'GB', '--file', 'x', '--produced-at', '2024-02-30'], 2, 'dataset:import: --produced-at must be a date YYYY-MM-DD, not "2024-02-30"'],
     [['--country', 'GB', '--file', 'x', '--colour'], 2, "dataset:import: Unknown option '--colour'"],

@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { DataSource } from 'typeorm';
+import { resolve } from 'node:path';
+import type { AdminCommand, AdminIo } from '../../admin/admin-command';
+import { runAdminCommand } from '../../admin/run-admin-command';
 import { AppConfig } from '../../core/config/app-config';
-import { buildDataSourceOptions } from '../../database/data-source-options';
 import { runMigrations } from '../../database/migrate';
 import { DATASET_FORMATS } from './dataset-formats';
-import { importDataset, ImportUsageError, resolveCountry, resolveFormat } from './dataset-importer';
+import { importDataset, ImportUsageError, recognizeFormat, resolveCountry, resolveFormat } from './dataset-importer';
 import { DatasetFileError } from './dataset-row';
 import { LogProgress, TtyProgress } from './import-progress';
 import { formatImportSummary } from './import-summary';
@@ -27,7 +28,17 @@ function parseDay(value: string): Date {
   return d;
 }
 
-async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+interface ImportArgs {
+  country: ReturnType<typeof resolveCountry>;
+  format: ReturnType<typeof resolveFormat>;
+  file: string;
+  datasetName?: string;
+  producedAt?: Date;
+  batchSize?: number;
+}
+
+/** Checks the arguments (and that the file exists, relative to `cwd`); null for --help. */
+async function parseImportArgs(argv: string[], cwd: string): Promise<ImportArgs | null> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -47,48 +58,79 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<n
   } catch (err) {
     throw new ImportUsageError((err as Error).message.split('\n')[0]);
   }
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  if (values.help) return null;
   if (!values.country) throw new ImportUsageError('--country is required (GB, FR, NO, DK, AU or CA)');
   if (!values.file) throw new ImportUsageError('--file is required');
   const country = resolveCountry(values.country);
-  const format = resolveFormat(country, values.format);
+  if (values.format) resolveFormat(country, values.format);
   const producedAt = values['produced-at'] ? parseDay(values['produced-at']) : undefined;
   const batchSize = values['batch-size'] ? Number(values['batch-size']) : undefined;
   if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1)) throw new ImportUsageError('--batch-size must be a positive integer');
+  const file = resolve(cwd, values.file);
   try {
-    if (!(await stat(values.file)).isFile()) throw new DatasetFileError(`${values.file} is not a file`);
+    if (!(await stat(file)).isFile()) throw new DatasetFileError(`${values.file} is not a file`);
   } catch (err) {
     if (err instanceof DatasetFileError) throw err;
     throw new DatasetFileError(`file not found: ${values.file}`);
   }
-
-  const config = AppConfig.fromEnv(env, 'worker');
-  const dataSource = new DataSource(buildDataSourceOptions(config));
-  await dataSource.initialize();
-  try {
-    await runMigrations(dataSource);
-    const label = `${country} ${format.id}`;
-    const summary = await importDataset({
-      dataSource,
-      config,
-      country,
-      format: format.id,
-      file: values.file,
-      datasetName: values['dataset-name'],
-      producedAt,
-      batchSize,
-      progress: io.isTTY ? new TtyProgress(label) : new LogProgress(label, io.err),
-    });
-    io.out(formatImportSummary(summary));
-    return 0;
-  } finally {
-    await dataSource.destroy();
-  }
+  const format = await recognizeFormat(country, file, values.format);
+  return { country, format, file, datasetName: values['dataset-name'], producedAt, batchSize };
 }
 
+/**
+ * The import as an operator command: run here on a database this process opened, or inside
+ * the running embedded service (over its admin socket) on the service's own database.
+ */
+export const DATASET_IMPORT_COMMAND: AdminCommand = {
+  name: 'dataset:import',
+  run: (context) => reportingErrors(context.io, async () => {
+    const args = await parseImportArgs(context.argv, context.cwd);
+    if (!args) {
+      context.io.out(USAGE);
+      return 0;
+    }
+    await runMigrations(context.dataSource);
+    const label = `${args.country} ${args.format.id}`;
+    const isTTY = (context.io as Partial<CliIo>).isTTY === true;
+    const summary = await importDataset({
+      dataSource: context.dataSource,
+      config: context.config,
+      country: args.country,
+      format: args.format.id,
+      file: args.file,
+      datasetName: args.datasetName,
+      producedAt: args.producedAt,
+      batchSize: args.batchSize,
+      progress: isTTY ? new TtyProgress(label) : new LogProgress(label, context.io.err),
+    });
+    context.io.out(formatImportSummary(summary));
+    return 0;
+  }),
+};
+
+async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  // Usage and file checks first, here, where the operator's paths are.
+  const args = await parseImportArgs(argv, process.cwd());
+  if (!args) {
+    io.out(USAGE);
+    return 0;
+  }
+  const config = AppConfig.fromEnv(env, 'worker');
+  // Through the service, relative paths are resolved against this cwd, sent along.
+  return runAdminCommand(DATASET_IMPORT_COMMAND, argv, config, io);
+}
+
+/** One readable line on stderr (no stack): 2 for a usage error, 1 for a failed import. */
+async function reportingErrors(io: AdminIo, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (err) {
+    const usage = err instanceof ImportUsageError;
+    io.err(`dataset:import: ${(err as Error).message.split('\n').map((l) => l.trim()).join(' ')}`);
+    if (usage) io.err('Run with --help for the usage.');
+    return usage ? 2 : 1;
+  }
+}
 
 export interface CliIo {
   out: (line: string) => void;
@@ -102,12 +144,5 @@ export interface CliIo {
  * stderr (no stack): 2 for a usage error, 1 for a failed import.
  */
 export async function runDatasetImportCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
-  try {
-    return await run(argv, env, io);
-  } catch (err) {
-    const usage = err instanceof ImportUsageError;
-    io.err(`dataset:import: ${(err as Error).message.split('\n').map((l) => l.trim()).join(' ')}`);
-    if (usage) io.err('Run with --help for the usage.');
-    return usage ? 2 : 1;
-  }
+  return reportingErrors(io, () => run(argv, env, io));
 }

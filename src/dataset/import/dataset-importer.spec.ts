@@ -9,6 +9,8 @@ import type { AppConfig } from '../../core/config/app-config';
 import { fixtureText, openDataFile, realEnheter } from '../../../test/support/dataset-fixtures';
 import { dateFromFileName, importDataset, ImportOptions, resolveFormat } from './dataset-importer';
 import { formatImportSummary } from './import-summary';
+import { markInterruptedImports } from './interrupted-imports';
+import { seedBundledSample } from '../seed/bundled-sample';
 
 const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 // Starting PGlite (WASM) takes seconds on a busy 2-core machine.
@@ -52,7 +54,7 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
     const path = file('BasicCompanyData-sample.csv', fixtureText(GB_SAMPLE));
     const first = await run({ country: 'GB', file: path });
     expect(first).toMatchObject({ country: 'GB', format: 'basiccompanydata-csv', datasetName: 'companies-house-basiccompanydata', recordsRead: 3, rows: 3, inserted: 3, updated: 0, unchanged: 0, datasetRows: 3 });
-    expect(first.writer).toBe(backend === 'postgres' ? 'postgres-copy' : 'batch-insert');
+    expect(first.writer).toBe(backend === 'postgres' ? 'postgres-copy-bulk' : 'pglite-copy');
     const rows = await companies('GB');
     expect(rows.map((r) => [r.registration_number, r.name, r.name_normalized, r.status, r.status_category, r.incorporation_date])).toEqual([
       ['08209948', '! LTD', 'ltd', 'Active', 'active', '2012-09-11'],
@@ -94,6 +96,17 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
     const summary = await run({ country: 'GB', file: file('dupes.csv', [header, a, b, renamed].join('\n')) });
     expect(summary).toMatchObject({ rows: 3, inserted: 2, updated: 0, unchanged: 0, superseded: 1 });
     expect((await companies('GB')).map((r) => r.name)).toEqual(['! LTD', 'RENAMED LIMITED']);
+  });
+
+  it('keeps backslashes, quotes and a literal \\N of a value through COPY (whitespace folded as the reader folds it)', async () => {
+    const [header, a] = fixtureText(GB_SAMPLE).trim().split('\n');
+    const odd = 'A\\B \tC ""D"" \\N ÆØÅ LIMITED';
+    const row = a.replace('"! LIMITED"', `"${odd}"`).replace('"UNIT 3 NEWTON BUSINESS CENTRE"', '"UNIT 3\nNEWTON \\ CENTRE"');
+    const summary = await run({ country: 'GB', file: file('odd.csv', [header, row].join('\n')) });
+    expect(summary).toMatchObject({ rows: 1, inserted: 1, rejected: { total: 0 } });
+    const [stored] = (await dataSource.query(`SELECT name, address FROM company WHERE country = 'GB'`)) as Array<{ name: string; address: string }>;
+    expect(stored.name).toBe('A\\B C "D" \\N ÆØÅ LIMITED');
+    expect(stored.address).toContain('NEWTON \\ CENTRE');
   });
 
   it('reads gzip and zip input: the NO array gzipped, the GB CSV and FR CSV zipped', async () => {
@@ -152,6 +165,70 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
     expect(log).toEqual({ status: 'failed', error: expect.stringContaining('not a BasicCompanyData CSV') });
     expect(await companies('GB')).toEqual([]);
   });
+
+  it('calls a file that yields no record an error naming the structure it expects, not a success with 0 rows', async () => {
+    // One corporation, not wrapped in <cc:corpcan><corporations> as the register's file wraps them.
+    const single = file('OPEN_DATA_1.xml', fixtureText('registers/ca/corpcan-opendata-corporation-1007-abbotsford-chamber-bota.xml'));
+    await expect(run({ country: 'CA', file: single })).rejects.toThrow(
+      'no opendata-xml record in the file: expected XML with <corporation> records inside <cc:corpcan><corporations>, as OPEN_DATA_n.xml writes them',
+    );
+    const header = file('header-only.csv', `${fixtureText(GB_SAMPLE).split('\n')[0]}\n`);
+    await expect(run({ country: 'GB', file: header })).rejects.toThrow(/^no basiccompanydata-csv record in the file: expected a CSV whose header line names CompanyName/);
+    const logs = (await dataSource.query(`SELECT status FROM dataset_import`)) as Array<{ status: string }>;
+    expect(logs.map((l) => l.status)).toEqual(['failed', 'failed']);
+  });
+
+  it('recognises the AU format from the content when --format is not given', async () => {
+    const xml = file('Public01.xml', fixtureText('datasets/au/abn-bulk-extract-constructed-from-docs-sample.xml'));
+    expect(await run({ country: 'AU', file: xml })).toMatchObject({ format: 'abn-xml' });
+    const zipped = file('public_split_1_10.zip', makeZip([{ name: 'Public01.xml', data: fixtureText('datasets/au/abn-bulk-extract-constructed-from-docs-sample.xml') }]));
+    expect(await run({ country: 'AU', file: zipped })).toMatchObject({ format: 'abn-xml' });
+    const tsv = file('COMPANY_202611.txt', fixtureText('datasets/au/asic-company-dataset-constructed-from-docs-sample.tsv'));
+    expect(await run({ country: 'AU', file: tsv })).toMatchObject({ format: 'asic-csv' });
+    const other = file('notes.txt', 'hello\n');
+    await expect(run({ country: 'AU', file: other })).rejects.toThrow('AU publishes several bulk formats and the beginning of the file is none of them: give --format abn-xml|asic-csv');
+  });
+
+  it('records an import killed mid-way as interrupted, and a re-run completes it', async () => {
+    // What a killed process leaves: its log row at running, the rows it had written so far.
+    const path = file('enheter.json', JSON.stringify(realEnheter()));
+    await run({ country: 'NO', file: path });
+    await dataSource.query(`DELETE FROM company WHERE registration_number <> $1`, [realEnheter()[0].organisasjonsnummer]);
+    await dataSource.query(`UPDATE dataset_import SET status = 'running', finished_at = NULL, heartbeat_at = now() - interval '1 hour', rows_read = 1`);
+    expect(await markInterruptedImports(dataSource)).toBe(1);
+    const [log] = (await dataSource.query(`SELECT status, rows_read, error FROM dataset_import`)) as Array<Record<string, unknown>>;
+    expect(log).toMatchObject({ status: 'interrupted', rows_read: 1, error: expect.stringContaining('run it again') });
+    const again = await run({ country: 'NO', file: path });
+    expect(again.inserted).toBe(realEnheter().length - 1);
+    expect(await companies('NO')).toHaveLength(realEnheter().length);
+  });
+
+  if (backend === 'postgres') {
+    it('loads an empty dataset by COPY straight into the table: indexes rebuilt, the sample kept where the file lacks it, a repeated number upserted', async () => {
+      await seedBundledSample(dataSource);
+      const sampleNumbers = (await companies('GB')).map((r) => r.registration_number);
+      expect(sampleNumbers.length).toBeGreaterThan(0);
+      const csv = fixtureText(GB_SAMPLE).split('\n').filter(Boolean);
+      // The file's second line again at the end, with another name: the last occurrence wins.
+      const repeated = `${csv.slice(0, 4).join('\n')}\n${csv[1].replace('"! LIMITED"', '"! LIMITED AGAIN"')}\n`;
+      const summary = await run({ country: 'GB', file: file('BasicCompanyData-repeat.csv', repeated), batchSize: 2 });
+      expect(summary).toMatchObject({ writer: 'postgres-copy-bulk', rows: 4 });
+      const rows = await companies('GB');
+      expect(rows.map((r) => r.registration_number).sort()).toEqual([...new Set([...sampleNumbers, '08209948', '11399177', '12778855'])].sort());
+      expect(rows.find((r) => r.registration_number === '12778855')?.name).toBe('! LIMITED AGAIN');
+      const indexes = (await dataSource.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'company' AND indexname LIKE '%_gb'`)) as Array<{ indexname: string }>;
+      expect(indexes.map((i) => i.indexname).sort()).toEqual(['company_rank_gb', 'company_words_gb']);
+      // Now the dataset is not empty: the next import upserts.
+      expect((await run({ country: 'GB', file: file('again.csv', fixtureText(GB_SAMPLE)) })).writer).toBe('postgres-copy');
+    });
+
+    it('leaves an import alone while it beats (another process on the same Postgres)', async () => {
+      await dataSource.query(
+        `INSERT INTO dataset_import (country, dataset_name, format, file_name, produced_at, status, heartbeat_at) VALUES ('NO', 'x', 'enheter-json', 'f', now(), 'running', now())`,
+      );
+      expect(await markInterruptedImports(dataSource)).toBe(0);
+    });
+  }
 });
 
 describe('import options', () => {

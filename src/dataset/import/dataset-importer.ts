@@ -4,13 +4,17 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../core/config/app-config';
 import { COUNTRY_CODES, CountryCode, findRegister } from '../../registers/register-table';
 import { normalizeName } from '../normalize-name';
-import { BatchInsertWriter } from './batch-insert-writer';
+import { refreshWordCounts } from '../word-counts';
+import { HEARTBEAT_MS, markInterruptedImports } from './interrupted-imports';
 import { CompanyRow, CompanyWriter } from './company-writer';
 import { DatasetFormat, formatsOf } from './dataset-formats';
 import { DatasetFileError, DatasetRow, ReaderContext, Rejection } from './dataset-row';
 import { ImportProgress, SILENT_PROGRESS } from './import-progress';
 import { openInput } from './open-input';
+import { PGliteCopyWriter } from './pglite-copy-writer';
 import { PostgresCopyWriter } from './postgres-copy-writer';
+import { isEmptyDataset, PostgresBulkWriter } from './postgres-bulk-writer';
+import { searchIndexes } from './search-indexes';
 
 export interface ImportOptions {
   dataSource: DataSource;
@@ -44,7 +48,8 @@ export interface ImportSummary {
   datasetName: string;
   producedAt: Date;
   producedAtSource: ProducedAtSource;
-  writer: 'postgres-copy' | 'batch-insert';
+  /** postgres-copy-bulk: COPY straight into an empty dataset; postgres-copy: COPY to staging, then upsert; pglite-copy: the same through PGlite's /dev/blob. */
+  writer: 'postgres-copy-bulk' | 'postgres-copy' | 'pglite-copy';
   /** Records read from the file: rows + rejected + skipped. */
   recordsRead: number;
   /** Rows handed to the database (a key repeated in the file counts each time). */
@@ -85,6 +90,42 @@ export function resolveFormat(country: CountryCode, format?: string): DatasetFor
   const found = formats.find((f) => f.id === format.trim().toLowerCase());
   if (!found) throw new ImportUsageError(`unknown format "${format}" for ${country}: use ${ids}`);
   return found;
+}
+
+/**
+ * The format of a file: the one given, the country's only one, or the one whose `recognize`
+ * accepts the file's first characters (the AU ABN extract's <Transfer>/<ABR> XML against the
+ * ASIC company CSV), so that --format is needed only when the content cannot tell.
+ */
+export async function recognizeFormat(country: CountryCode, file: string, format?: string): Promise<DatasetFormat> {
+  const formats = formatsOf(country);
+  if (format || formats.length === 1) return resolveFormat(country, format);
+  const matching: DatasetFormat[] = [];
+  for (const candidate of formats) {
+    if (!candidate.recognize) continue;
+    const input = await openInput(file, { entryPattern: candidate.zipEntry });
+    const parts = input.parts();
+    try {
+      // A zip without an entry of this format's kind is not of this format.
+      const first = await parts.next().catch((err: Error) => {
+        if (err instanceof DatasetFileError && input.compression === 'zip') return { done: true as const, value: undefined };
+        throw err;
+      });
+      if (first.done) continue;
+      let head = '';
+      for await (const chunk of first.value.stream) {
+        head += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+        if (head.length >= 4096) break;
+      }
+      if (candidate.recognize(head)) matching.push(candidate);
+    } finally {
+      await parts.return(undefined);
+    }
+  }
+  if (matching.length === 1) return matching[0];
+  throw new ImportUsageError(
+    `${country} publishes several bulk formats and the beginning of the file is ${matching.length ? 'several' : 'none'} of them: give --format ${formats.map((f) => f.id).join('|')}`,
+  );
 }
 
 /** A date written in the file name (…-2024-05-01.zip, 20250528_Public01.xml), at 00:00 UTC. */
@@ -129,7 +170,7 @@ class Tally {
  */
 export async function importDataset(options: ImportOptions): Promise<ImportSummary> {
   const country = resolveCountry(options.country);
-  const format = resolveFormat(country, options.format);
+  const format = await recognizeFormat(country, options.file, options.format);
   const datasetName = options.datasetName ?? format.defaultDatasetName;
   if (!DATASET_NAME.test(datasetName)) {
     throw new ImportUsageError(`invalid dataset name "${datasetName}": letters, digits, dot, dash and underscore, at most 64`);
@@ -170,15 +211,27 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
   };
 
   const pglite = isPGlite(options.dataSource);
+  const bulk = !pglite && (await isEmptyDataset(options.dataSource, country));
+  if (!pglite && !bulk) for (const index of searchIndexes(country)) await options.dataSource.query(index.create); // after an interrupted bulk load
   const writer: CompanyWriter = pglite
-    ? new BatchInsertWriter(options.dataSource, options.batchSize)
-    : new PostgresCopyWriter(options.dataSource, options.batchSize);
+    ? new PGliteCopyWriter(options.dataSource, options.batchSize)
+    : bulk
+      ? new PostgresBulkWriter(options.dataSource, country, options.batchSize)
+      : new PostgresCopyWriter(options.dataSource, options.batchSize);
   const progress = options.progress ?? SILENT_PROGRESS;
   const rejected = new Tally(options.examplesPerReason ?? 5);
   const skipped = new Tally(0);
   let rows = 0;
   const startedAt = Date.now();
+  await markInterruptedImports(options.dataSource);
   const importId = await logStart(options.dataSource, country, datasetName, format.id, options.file, producedAt);
+  // Says the import is alive (and how far it got) while it runs: what a killed one leaves behind.
+  const heartbeat = setInterval(() => {
+    options.dataSource
+      .query(`UPDATE dataset_import SET heartbeat_at = now(), rows_read = $2, rows_rejected = $3 WHERE id = $1 AND status = 'running'`, [importId, rows + rejected.total, rejected.total])
+      .catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   const snapshot = () => ({ rows, rejected: rejected.total, bytesRead: input.bytesRead(), totalBytes: input.totalBytes });
 
   // Completes the reader's row object in place: one allocation less per row of a large file.
@@ -218,7 +271,12 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
       }
     }
     if (parts === 0) throw new DatasetFileError('nothing to read in the file');
+    if (rows + rejected.total + skipped.total === 0) {
+      throw new DatasetFileError(`no ${format.id} record in the file: expected ${format.expects}`);
+    }
     const counts = await writer.finish();
+    await Promise.all([writer.afterLoad?.(), refreshWordCounts(options.dataSource, country)]);
+    await untimed(options.dataSource, `ANALYZE company`);
     progress.stop(snapshot());
     const datasetRows = await countDatasetRows(options.dataSource, country, datasetName);
     const seconds = (Date.now() - startedAt) / 1000;
@@ -229,7 +287,7 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
       datasetName,
       producedAt,
       producedAtSource,
-      writer: pglite ? 'batch-insert' : 'postgres-copy',
+      writer: pglite ? 'pglite-copy' : bulk ? 'postgres-copy-bulk' : 'postgres-copy',
       recordsRead: rows + rejected.total + skipped.total,
       rows,
       ...counts,
@@ -243,10 +301,13 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
     await logFinish(options.dataSource, importId, summary);
     return summary;
   } catch (err) {
+    clearInterval(heartbeat);
     progress.stop(snapshot(), true);
     await writer.abort().catch(() => undefined);
     await logFailure(options.dataSource, importId, rows, rejected.total, err as Error).catch(() => undefined);
     throw err;
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 
@@ -288,6 +349,16 @@ async function logFailure(ds: DataSource, id: number, rows: number, rejectedCoun
 }
 
 async function countDatasetRows(ds: DataSource, country: CountryCode, datasetName: string): Promise<number> {
-  const rows = (await ds.query(`SELECT count(*)::bigint AS n FROM company WHERE country = $1 AND dataset_name = $2`, [country, datasetName])) as Array<{ n: number | string }>;
+  const rows = (await untimed(ds, `SELECT count(*)::bigint AS n FROM company WHERE country = $1 AND dataset_name = $2`, [country, datasetName])) as Array<{
+    n: number | string;
+  }>;
   return Number(rows[0].n);
+}
+
+/** A statement over a whole country's rows, which may outlast the pool's statement timeout. */
+async function untimed(ds: DataSource, sql: string, params: unknown[] = []): Promise<unknown[]> {
+  return ds.transaction(async (m) => {
+    await m.query(`SET LOCAL statement_timeout = 0`);
+    return (await m.query(sql, params)) as unknown[];
+  });
 }

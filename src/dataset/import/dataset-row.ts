@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { CompanyRecord, StatusCategory } from '../../registers/connectors/connector';
+import type { CompanyRecord, StatusCategory } from '../../registers/connector';
 import type { CountryCode } from '../../registers/register-table';
 
 /**

@@ -2,28 +2,14 @@ import { once } from 'node:events';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { addCounts, CompanyRow, CompanyWriter, textArrayLiteral, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
+import { addCounts, CompanyRow, CompanyWriter, copyTextLine, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
 
 const STAGING = 'company_import_staging';
 const COPY_BLOCK_CHARS = 64 * 1024;
 
-// COPY text format: backslash, tab, newline and carriage return must be escaped; \N is NULL.
-const COPY_SPECIAL = /[\\\t\n\r]/;
-const COPY_SPECIAL_ALL = /[\\\t\n\r]/g;
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-function copyField(value: string | null): string {
-  if (value === null) return '\\N';
-  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c]) : value;
-}
-
+/** A row's COPY line behind its sequence number in the file (the staging table's first column). */
 export function copyLine(r: CompanyRow, seq: number): string {
-  const f = copyField;
-  return (
-    `${seq}\t${f(r.country)}\t${f(r.registrationNumber)}\t${f(textArrayLiteral(r.otherNumbers))}\t${f(r.name)}\t${f(r.nameNormalized)}\t` +
-    `${f(r.status)}\t${f(r.statusCategory)}\t${f(r.legalForm)}\t${f(r.address)}\t${f(r.city)}\t${f(r.incorporationDate)}\t` +
-    `${f(r.sourceUrl)}\t${f(r.sourceKind)}\t${f(r.datasetName)}\t${f(r.producedAt)}\t${f(r.extra ? JSON.stringify(r.extra) : null)}\n`
-  );
+  return `${seq}\t${copyTextLine(r)}`;
 }
 
 /** One connection with its own staging table (temporary tables belong to their session). */
@@ -99,7 +85,7 @@ export class PostgresCopyWriter implements CompanyWriter {
     const client = this.lanes.find((l) => l.client)?.client;
     if (!client) return;
     for (const cc of this.countries) {
-      for (const index of [`company_name_trgm_${cc.toLowerCase()}`, 'company_other_numbers']) {
+      for (const index of [`company_words_${cc.toLowerCase()}`, 'company_other_numbers']) {
         await client.query(`SELECT gin_clean_pending_list($1::regclass)`, [index]).catch(() => undefined);
       }
     }

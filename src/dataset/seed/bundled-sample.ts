@@ -2,9 +2,11 @@ import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { normalizeName } from '../normalize-name';
 import BUNDLED from './bundled-sample.json';
-import { valuesSource } from '../import/batch-insert-writer';
+import { valuesSource } from '../import/values-source';
 import { CompanyRow, WRITE_COLUMNS } from '../import/company-writer';
 import type { DatasetRow } from '../import/dataset-row';
+import type { CountryCode } from '../../registers/register-table';
+import { refreshWordCounts } from '../word-counts';
 
 export const BUNDLED_DATASET = 'bundled-sample';
 /** When these rows were produced (from recordings of the registers; see bundled-sample.spec.ts). */
@@ -29,6 +31,9 @@ export async function seedBundledSample(dataSource: DataSource): Promise<number>
     `INSERT INTO company (${cols}) SELECT ${cols} FROM (${source}) s ON CONFLICT (country, registration_number) DO NOTHING RETURNING 1`,
     values,
   );
-  if (inserted.length) new Logger('Dataset').log(`loaded ${inserted.length} rows of the bundled sample dataset`);
+  if (inserted.length) {
+    for (const cc of new Set(rows.map((r) => r.country))) await refreshWordCounts(dataSource, cc as CountryCode);
+    new Logger('Dataset').log(`loaded ${inserted.length} rows of the bundled sample dataset`);
+  }
   return inserted.length;
 }

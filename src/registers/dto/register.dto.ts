@@ -4,7 +4,7 @@ import { REGISTER_STATUSES, RegisterStatus } from '../../status/register-status'
 export class ProvidesDto {
   @ApiProperty({ description: 'Officers (directors, board members…) are returned where the register publishes them.' }) officers: boolean;
   @ApiProperty({ description: 'Filings are returned. Not built yet for any register.' }) filings: boolean;
-  @ApiProperty({ description: 'The register is watched for changes (webhooks). Not built yet.' }) monitoring: boolean;
+  @ApiProperty({ description: 'Companies of this register can be watched for changes (change webhooks; see the README for how each register is followed).' }) monitoring: boolean;
 }
 
 export class LiveSourceDto {
@@ -24,17 +24,17 @@ export class RegisterDto {
   @ApiProperty({ example: 'Norway' }) countryName: string;
   @ApiProperty({ description: 'Register’s full name.' }) name: string;
   @ApiProperty({ description: 'Short name of the register.' }) short: string;
-  @ApiProperty({ description: 'Register’s official address.' }) officialUrl: string;
-  @ApiProperty({ description: 'The register’s own reuse terms, which callers must also respect.' }) reuseTermsUrl: string;
+  @ApiProperty({ format: 'uri', description: 'Register’s official address.' }) officialUrl: string;
+  @ApiProperty({ format: 'uri', description: 'The register’s own reuse terms, which callers must also respect.' }) reuseTermsUrl: string;
   @ApiProperty({ enum: REGISTER_STATUSES, description: 'live, degraded or paused. Anything other than live: read statusReason before trusting results.' }) status: RegisterStatus;
   @ApiProperty({ nullable: true, type: String, description: 'Why the status is not live.' }) statusReason: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'When the status last changed (ISO 8601 UTC); null before the first probe.' }) statusChangedAt: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When the status last changed (ISO 8601 UTC); null before the first probe.' }) statusChangedAt: string | null;
   @ApiProperty({ type: ProvidesDto }) provides: ProvidesDto;
   @ApiProperty({ type: LiveSourceDto }) liveSource: LiveSourceDto;
 }
 
 export class RegisterListDto {
   @ApiProperty({ example: '1.0.0' }) apiVersion: string;
-  @ApiProperty({ description: 'Number of registers in the list.' }) count: number;
+  @ApiProperty({ type: 'integer', description: 'Number of registers in the list.' }) count: number;
   @ApiProperty({ type: [RegisterDto] }) registers: RegisterDto[];
 }

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { STATUS_CATEGORIES, StatusCategory } from '../../registers/connectors/connector';
+import { STATUS_CATEGORIES, StatusCategory } from '../../registers/connector';
 import { ProvidesDto } from '../../registers/dto/register.dto';
 import { REGISTER_STATUSES, RegisterStatus } from '../../status/register-status';
 
 export class RecordSourceDto {
   @ApiProperty({ description: 'Register name.' }) register: string;
-  @ApiProperty({ description: 'Exact human-readable record page at the register.' }) url: string;
+  @ApiProperty({ format: 'uri', description: 'Exact human-readable record page at the register.' }) url: string;
   @ApiProperty({ description: 'true only when the record was read live from the national register itself — never for a mirror or the fallback dataset.' }) official: boolean;
   @ApiProperty({
     description:
@@ -13,7 +13,7 @@ export class RecordSourceDto {
     example: 'native_official',
   })
   kind: string;
-  @ApiProperty({ description: 'ISO 8601 UTC with milliseconds: the moment the register was read; for dataset rows, when the register produced the bulk file.', example: '2026-11-22T10:15:30.123Z' })
+  @ApiProperty({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds: the moment the register was read; for dataset rows, when the register produced the bulk file.', example: '2026-11-22T10:15:30.123Z' })
   retrievedAt: string;
 }
 
@@ -31,7 +31,7 @@ export class CompanyResultDto {
   @ApiProperty({ nullable: true, type: String, description: 'Legal form as worded by the register.' }) legalForm: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'Registered address on one line. AU: only state and postcode are published (street and city stay null).' }) address: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'City (null where the register does not publish it).' }) city: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'YYYY-MM-DD.' }) incorporationDate: string | null;
+  @ApiProperty({ format: 'date', nullable: true, type: String, description: 'YYYY-MM-DD.' }) incorporationDate: string | null;
   @ApiProperty({ type: RecordSourceDto }) source: RecordSourceDto;
   @ApiPropertyOptional({ description: 'Register-specific facts (e.g. DK `reklamebeskyttet`: the company must not be used for marketing; AU `acn`).', type: 'object', additionalProperties: true })
   extra?: Record<string, unknown>;
@@ -40,8 +40,8 @@ export class CompanyResultDto {
 export class RegisterDescriptorDto {
   @ApiProperty({ description: 'Register’s full name.' }) name: string;
   @ApiProperty({ description: 'Short name.' }) short: string;
-  @ApiProperty({ description: 'Register’s official address.' }) officialUrl: string;
-  @ApiProperty({ description: 'The register’s own reuse terms.' }) reuseTermsUrl: string;
+  @ApiProperty({ format: 'uri', description: 'Register’s official address.' }) officialUrl: string;
+  @ApiProperty({ format: 'uri', description: 'The register’s own reuse terms.' }) reuseTermsUrl: string;
   @ApiProperty({ enum: REGISTER_STATUSES, description: 'live: this answer was read directly from the register. degraded or paused: results come from a mirror or the fallback dataset; read `warning`.' }) status: RegisterStatus;
   @ApiProperty({ type: ProvidesDto }) provides: ProvidesDto;
 }
@@ -53,7 +53,7 @@ export class SearchResponseDto {
   @ApiProperty() countryName: string;
   @ApiProperty({ type: RegisterDescriptorDto }) register: RegisterDescriptorDto;
   @ApiProperty({ description: 'false: no entry matched the query. A valid answer, not an error.' }) resolved: boolean;
-  @ApiProperty({ description: 'Number of entries in results.' }) count: number;
+  @ApiProperty({ type: 'integer', description: 'Number of entries in results.' }) count: number;
   @ApiProperty({ type: [CompanyResultDto], description: 'Ranked: exact registration-number match first, then name similarity; at most 20 (SEARCH_MAX_RESULTS).' }) results: CompanyResultDto[];
   @ApiProperty({ description: 'Attribution statement to the service, with the register’s reuse terms.' }) attribution: string;
   @ApiPropertyOptional({ description: 'Present when register.status is not live: says where the results come from instead (mirror, or fallback dataset and its date) and why.' }) warning?: string;
@@ -63,8 +63,8 @@ export class OfficerDto {
   @ApiProperty({ description: 'Name as the register gives it.' }) name: string;
   @ApiProperty({ description: 'Role as worded by the register.' }) role: string;
   @ApiProperty({ enum: ['person', 'company'] }) kind: 'person' | 'company';
-  @ApiProperty({ nullable: true, type: String, description: 'YYYY-MM-DD, where the register gives it.' }) appointedOn: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'YYYY-MM-DD, where the register gives it; null for current officers.' }) resignedOn: string | null;
+  @ApiProperty({ format: 'date', nullable: true, type: String, description: 'YYYY-MM-DD, where the register gives it.' }) appointedOn: string | null;
+  @ApiProperty({ format: 'date', nullable: true, type: String, description: 'YYYY-MM-DD, where the register gives it; null for current officers.' }) resignedOn: string | null;
 }
 
 export class CompanyDetailDto extends CompanyResultDto {

@@ -2,10 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { REGISTER_STATUSES, RegisterStatus } from '../register-status';
 
 export class UptimeWindowDto {
-  @ApiProperty({ description: 'Finished probes in the window.', example: 288 })
+  @ApiProperty({ type: 'integer', description: 'Finished probes in the window.', example: 288 })
   probes: number;
 
-  @ApiProperty({ description: 'Successful probes in the window.', example: 287 })
+  @ApiProperty({ type: 'integer', description: 'Successful probes in the window.', example: 287 })
   ok: number;
 
   @ApiProperty({ description: 'ok / probes (0 to 1); null when no probe ran in the window.', nullable: true, type: Number, example: 0.9965 })
@@ -13,7 +13,7 @@ export class UptimeWindowDto {
 }
 
 export class DailyUptimeDto extends UptimeWindowDto {
-  @ApiProperty({ description: 'UTC day, YYYY-MM-DD.', example: '2026-11-21' })
+  @ApiProperty({ format: 'date', description: 'UTC day, YYYY-MM-DD.', example: '2026-11-21' })
   date: string;
 }
 
@@ -25,19 +25,19 @@ export class UptimeWindowsDto {
 }
 
 export class LastProbeDto {
-  @ApiProperty({ description: 'When the probe finished (ISO 8601 UTC).' })
+  @ApiProperty({ format: 'date-time', description: 'When the probe finished (ISO 8601 UTC).' })
   at: string;
 
-  @ApiProperty({ description: 'Start of the schedule slot the probe belongs to.' })
+  @ApiProperty({ format: 'date-time', description: 'Start of the schedule slot the probe belongs to.' })
   slotStart: string;
 
   @ApiProperty()
   ok: boolean;
 
-  @ApiProperty({ description: 'Time to the register’s answer, in milliseconds.' })
+  @ApiProperty({ type: 'integer', description: 'Time to the register’s answer, in milliseconds.' })
   latencyMs: number;
 
-  @ApiProperty({ nullable: true, type: Number, description: 'HTTP status the register answered with; null when no answer came.' })
+  @ApiProperty({ nullable: true, type: 'integer', description: 'HTTP status the register answered with; null when no answer came.' })
   httpStatus: number | null;
 
   @ApiProperty({
@@ -59,19 +59,19 @@ export class RegisterStatusReportDto {
   @ApiProperty({ nullable: true, type: String, description: 'Why the status is not live.' })
   statusReason: string | null;
 
-  @ApiProperty({ nullable: true, type: String, description: 'When the status last changed (ISO 8601 UTC).' })
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When the status last changed (ISO 8601 UTC).' })
   statusChangedAt: string | null;
 
   @ApiProperty({ type: UptimeWindowsDto })
   uptime: UptimeWindowsDto;
 
-  @ApiProperty({ description: 'Finished probes over the last 90 days.' })
+  @ApiProperty({ type: 'integer', description: 'Finished probes over the last 90 days.' })
   probeCount: number;
 
-  @ApiProperty({ type: LastProbeDto, nullable: true })
+  @ApiProperty({ type: LastProbeDto, nullable: true, description: 'The last finished probe; null before the first one.' })
   lastProbe: LastProbeDto | null;
 
-  @ApiProperty({ nullable: true, type: String, description: 'When a probe last succeeded.' })
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When a probe last succeeded.' })
   lastSuccessAt: string | null;
 
   @ApiProperty({ type: [DailyUptimeDto], description: 'The last 90 UTC days, oldest first (for a status page).' })
@@ -80,7 +80,7 @@ export class RegisterStatusReportDto {
 
 export class StatusReportDto {
   @ApiProperty({ example: '1.0.0' }) apiVersion: string;
-  @ApiProperty({ description: 'When this report was computed.' }) generatedAt: string;
-  @ApiProperty({ description: 'Seconds between two probes of one register.' }) probeIntervalSeconds: number;
+  @ApiProperty({ format: 'date-time', description: 'When this report was computed.' }) generatedAt: string;
+  @ApiProperty({ type: 'integer', description: 'Seconds between two probes of one register.' }) probeIntervalSeconds: number;
   @ApiProperty({ type: [RegisterStatusReportDto] }) registers: RegisterStatusReportDto[];
 }

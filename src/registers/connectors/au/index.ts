@@ -1,2 +1,0 @@
-export { AuConnector, AU_PROBE_ABN } from './au.connector';
-export { abnStatusCategory, matchingNamesStatus, parseAbnDetails, parseMatchingNames, unwrapJsonp } from './abr-parser';

@@ -1,2 +1,0 @@
-export { CaConnector, CA_PROBE_CORPORATION } from './ca.connector';
-export { CA_STATUS_WORDING, corpCanStatusCategory, parseCorpCanCorporation, parseCorpCanDirectors } from './corpcan-parser';

@@ -1,3 +1,0 @@
-export { DkConnector, DK_PROBE_CVR } from './dk.connector';
-export { cvrStatus, cvrStatusCategory, formatCvrAddress, parseCvrSearchBody, toCvrRecord } from './cvr-parser';
-export { parseCvrOfficers } from './cvr-officers';

@@ -1,2 +1,0 @@
-export { NoConnector, NO_PROBE_ORGNR } from './no.connector';
-export { brregStatus, formatAdresse, parseEnhet, parseEnhetSearch, parseFjernetEnhet, parseRoller } from './brreg-parsers';

@@ -1,0 +1,133 @@
+import type { Readable } from 'node:stream';
+import type { StatusCategory } from '../connector';
+import { csvRecords, headerIndex } from '../../dataset/import/csv-records';
+import { DatasetFileError, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../../dataset/import/dataset-row';
+import { chStatus, formatChAddress } from './ch-api-parsers';
+import { COMPANY_TYPE_LABELS, companyStatusCodeOfLabel } from './ch-constants';
+import { compactExtra, dateDmy, requiredName, requiredNumber, text } from '../../dataset/import/values';
+
+/**
+ * The CompanyStatus column holds Companies House's human labels ("Active", "Liquidation",
+ * "In Administration", "Active - Proposal to Strike off"…). Labels the API's enumeration
+ * knows are worded exactly as the GB connector words them (through its own chStatus); the
+ * bulk-only labels (receiver variants) are kept as written and categorised here.
+ */
+export function gbStatus(label: string | null): { status: string | null; statusCategory: StatusCategory } {
+  if (!label) return { status: null, statusCategory: 'unknown' };
+  if (/^active\s*-\s*proposal to strike off$/i.test(label)) return chStatus('active', 'active-proposal-to-strike-off');
+  const code = companyStatusCodeOfLabel(label);
+  if (code) return chStatus(code);
+  return { status: label, statusCategory: gbStatusCategory(label) };
+}
+
+export function gbStatusCategory(label: string): StatusCategory {
+  const s = label.toLowerCase();
+  if (s.startsWith('active') || s.startsWith('live') || s === 'registered' || s === 'open') return 'active';
+  if (s.includes('liquidation')) return 'in_liquidation';
+  if (/receiver|receivership|administration|voluntary arrangement|insolvency/.test(s)) return 'insolvency';
+  if (s.startsWith('dissolved') || s.includes('converted') || s === 'closed' || s === 'removed') return 'dissolved';
+  return 'unknown';
+}
+
+const TYPE_LABEL_BY_LOWER = new Map(Object.values(COMPANY_TYPE_LABELS).map((l) => [l.toLowerCase(), l]));
+
+/** CompanyCategory ("Private Limited Company") in the connector's casing where the enumeration has it. */
+export function gbLegalForm(category: string | null): string | null {
+  return category ? (TYPE_LABEL_BY_LOWER.get(category.toLowerCase()) ?? category) : null;
+}
+
+// Companies House numbers: 8 digits, or 2 letters + 6 digits, or R + 7 digits (and a few
+// letter-suffixed legacy forms); numeric ones lose their leading zeros in some tools.
+const GB_NUMBER = /^[A-Z0-9]{1,8}$/;
+
+function gbNumber(raw: string | undefined): string {
+  const n = requiredNumber(raw?.toUpperCase().replace(/\s+/g, ''), GB_NUMBER, 'CompanyNumber');
+  return /^\d+$/.test(n) ? n.padStart(8, '0') : n;
+}
+
+/**
+ * Companies House `BasicCompanyData` CSV (55 columns, quoted, header names with leading
+ * spaces). One line per company; lines whose column count differs from the header are
+ * rejected rather than read shifted.
+ */
+export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContext): AsyncGenerator<ReaderItem> {
+  const web = ctx.urls.WEB;
+  let header: string[] | undefined;
+  let col!: Record<string, number>;
+  const keep: { columns: boolean[] | null } = { columns: null };
+  for await (const batch of csvRecords(input, { keep })) {
+    for (const item of batch) {
+      if (item.kind === 'rejected') {
+        yield item;
+        continue;
+      }
+      if (!header) {
+        header = item.fields;
+        const at = headerIndex(header);
+        col = {
+          name: at('CompanyName'),
+          number: at('CompanyNumber'),
+          careOf: at('RegAddress.CareOf'),
+          poBox: at('RegAddress.POBox'),
+          line1: at('RegAddress.AddressLine1'),
+          line2: at('RegAddress.AddressLine2'),
+          town: at('RegAddress.PostTown'),
+          county: at('RegAddress.County'),
+          country: at('RegAddress.Country'),
+          postcode: at('RegAddress.PostCode'),
+          category: at('CompanyCategory'),
+          status: at('CompanyStatus'),
+          dissolution: at('DissolutionDate'),
+          incorporation: at('IncorporationDate'),
+          sic1: at('SICCode.SicText_1'),
+          sic2: at('SICCode.SicText_2'),
+          sic3: at('SICCode.SicText_3'),
+          sic4: at('SICCode.SicText_4'),
+        };
+        // Only these columns are read from here on (the file has 55).
+        keep.columns = header.map((_, i) => Object.values(col).includes(i));
+        const missing = ['name', 'number', 'status', 'incorporation'].filter((k) => col[k] < 0);
+        if (missing.length) {
+          throw new DatasetFileError(`not a BasicCompanyData CSV: header lacks ${missing.map((m) => ({ name: 'CompanyName', number: 'CompanyNumber', status: 'CompanyStatus', incorporation: 'IncorporationDate' })[m]).join(', ')}`);
+        }
+        continue;
+      }
+      const f = item.fields;
+      if (f.length !== header.length) {
+        yield rejected(item.line, 'wrong number of columns', `${f.length} instead of ${header.length}`);
+        continue;
+      }
+      try {
+        const registrationNumber = gbNumber(f[col.number]);
+        const sicCodes = [col.sic1, col.sic2, col.sic3, col.sic4].map((i) => (i >= 0 ? text(f[i]) : null)).filter((s): s is string => s !== null);
+        const get = (i: number) => (i >= 0 ? f[i] : undefined);
+        yield row({
+          country: 'GB',
+          registrationNumber,
+          otherNumbers: [],
+          name: requiredName(f[col.name], 'CompanyName'),
+          ...gbStatus(text(f[col.status])),
+          legalForm: gbLegalForm(text(get(col.category))),
+          address: formatChAddress({
+            care_of: text(get(col.careOf)),
+            po_box: text(get(col.poBox)),
+            address_line_1: text(get(col.line1)),
+            address_line_2: text(get(col.line2)),
+            locality: text(get(col.town)),
+            region: text(get(col.county)),
+            country: text(get(col.country)),
+            postal_code: text(get(col.postcode)),
+          }),
+          city: text(get(col.town)),
+          incorporationDate: dateDmy(f[col.incorporation], 'IncorporationDate'),
+          sourceUrl: `${web}/company/${registrationNumber}`,
+          extra: compactExtra({ sicCodes, dissolutionDate: dateDmy(get(col.dissolution), 'DissolutionDate') }),
+        });
+      } catch (err) {
+        if (!(err instanceof RecordRejected)) throw err;
+        yield rejected(item.line, err.reason, err.detail);
+      }
+    }
+  }
+  if (!header) throw new DatasetFileError('empty file: no header line');
+}

@@ -1,0 +1,42 @@
+import type { Readable } from 'node:stream';
+import { parseEnhet } from './brreg-parsers';
+import { jsonArrayElements } from '../../dataset/import/json-array-elements';
+import { fromConnectorRecord, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../../dataset/import/dataset-row';
+import { dateIso, requiredName, requiredNumber } from '../../dataset/import/values';
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Brønnøysund's `enheter` bulk file (`/enheter/lastned`: a gzipped JSON array of the same
+ * Enhet objects `/enheter/{orgnr}` answers), streamed element by element.
+ * Each element goes through the NO connector's own parser, so status wording, address and
+ * legal form are exactly what a live read says.
+ */
+export async function* readNoEnheter(input: Readable, ctx: ReaderContext): AsyncGenerator<ReaderItem> {
+  const web = ctx.urls.WEB;
+  let index = 0;
+  for await (const value of jsonArrayElements(input)) {
+    index += 1;
+    try {
+      if (!isObject(value)) throw new RecordRejected('not a unit object', typeof value);
+      requiredNumber(typeof value.organisasjonsnummer === 'string' ? value.organisasjonsnummer : undefined, /^\d{9}$/, 'organisasjonsnummer');
+      requiredName(typeof value.navn === 'string' ? value.navn : undefined, 'navn');
+      for (const field of ['stiftelsesdato', 'registreringsdatoEnhetsregisteret', 'slettedato']) {
+        const v = value[field];
+        if (typeof v === 'string') dateIso(v, field);
+      }
+      let record;
+      try {
+        record = parseEnhet(value);
+      } catch (err) {
+        throw new RecordRejected('invalid unit', (err as Error).message);
+      }
+      yield row(fromConnectorRecord(record, `${web}/nb/oppslag/enheter/${record.registrationNumber}`));
+    } catch (err) {
+      if (!(err instanceof RecordRejected)) throw err;
+      yield rejected(index, err.reason, err.detail);
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import { Injectable } from '@nestjs/common';
+import { JobQueue } from '../../core/jobs/job-queue';
+import { CountryCode } from '../../registers/register-table';
+
+/** The only thing that adds probe jobs. */
+@Injectable()
+export class ProbeQueue {
+  constructor(private readonly jobs: JobQueue) {}
+
+  /** The job id is deterministic: any number of schedulers enqueue one slot once. */
+  async enqueue(country: CountryCode, slotStart: Date): Promise<void> {
+    const iso = slotStart.toISOString();
+    await this.jobs.add('probe', { country, slotStart: iso }, { jobId: `probe:${country}:${iso}` });
+  }
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { COUNTRY_CODES } from '../../registers/register-table';
+import type { QueueDefinition } from '../../core/jobs/queue-definition';
+
+export const probeJobSchema = z.object({
+  country: z.enum(COUNTRY_CODES),
+  /** ISO timestamp of the slot's start. */
+  slotStart: z.string().datetime(),
+});
+export type ProbeJob = z.infer<typeof probeJobSchema>;
+
+/** One probe per register per slot; a failed probe is tried once more soon (the slot is claimed only once). */
+export const PROBE_QUEUE: QueueDefinition<ProbeJob> = {
+  name: 'probe',
+  payload: probeJobSchema,
+  attempts: 2,
+  backoffMs: [2_000],
+  concurrency: 6,
+};
