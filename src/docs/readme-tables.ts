@@ -1,6 +1,6 @@
 import { ENV_VARIABLES } from '../core/config/app-config';
 import { PROBLEM_CODES, PROBLEMS } from '../core/errors/problem-catalog';
-import type { ConnectorSource } from '../registers/connectors/connector';
+import type { ConnectorSource } from '../registers/connector';
 import { CountryCode, REGISTER_TABLE } from '../registers/register-table';
 
 /**
@@ -41,6 +41,17 @@ export function renderCoverageTable(sourceOf: SourceOf): string {
   return table(['Register', 'Live source without credentials', 'With credentials', 'Officers', 'Not published / not served'], rows);
 }
 
+/** How each register is watched for changes, from each register folder's change-detection plan. */
+export function renderDetectionTable(): string {
+  /* eslint-disable-next-line @typescript-eslint/no-require-imports */
+  const { REGISTERS } = require('../registers/registers') as typeof import('../registers/registers');
+  const rows = REGISTER_TABLE.map((def) => {
+    const plan = REGISTERS[def.country].changeDetection.readme;
+    return [`${def.country} — ${def.short}`, plan.how, plan.credentials, plan.delay];
+  });
+  return table(['Register', 'How changes are found', 'Credentials', 'Delay to expect'], rows);
+}
+
 export function renderErrorTable(): string {
   return table(
     ['HTTP', 'code', 'When'],
@@ -73,7 +84,7 @@ export function connectorSources(): SourceOf {
   const { AppConfig } = require('../core/config/app-config') as typeof import('../core/config/app-config');
   const { Clock } = require('../core/clock') as typeof import('../core/clock');
   const { HttpClientFactory } = require('../core/http/http-client.factory') as typeof import('../core/http/http-client.factory');
-  const { CONNECTORS } = require('../registers/connectors/connectors.module') as typeof import('../registers/connectors/connectors.module');
+  const { REGISTERS } = require('../registers/registers') as typeof import('../registers/registers');
   /* eslint-enable @typescript-eslint/no-require-imports */
   return (country, withCredentials) => {
     const def = REGISTER_TABLE.find((r) => r.country === country)!;
@@ -81,7 +92,7 @@ export function connectorSources(): SourceOf {
     if (withCredentials) for (const name of Object.keys(def.credentials)) env[`REGISTER_${country}_${name}`] = 'configured';
     const config = AppConfig.fromEnv(env);
     const http = new HttpClientFactory(config);
-    const connector = CONNECTORS.map((C) => new C(config, http, new Clock())).find((c) => c.country === country)!;
+    const connector = new REGISTERS[country].connector(config, http, new Clock());
     return { ...connector.source(), paused: connector.unavailableReason() !== null };
   };
 }
@@ -90,5 +101,6 @@ export function connectorSources(): SourceOf {
 export function renderReadme(readme: string): string {
   let out = replaceSection(readme, 'config-table', renderConfigTable());
   out = replaceSection(out, 'coverage-table', renderCoverageTable(connectorSources()));
+  out = replaceSection(out, 'detection-table', renderDetectionTable());
   return replaceSection(out, 'error-table', renderErrorTable());
 }

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Builds the public pages into dist/public (run by `npm run build`, after tsc):
+//   dist/public/<page>.html        web/layout.html around web/<page>/content.html
+//   dist/public/assets/<page>.js   web/<page>/main.ts bundled, minified, ES2020
+//   dist/public/assets/styles.css  web/styles.css minified
+// The list of pages is src/web/web-pages.ts, read from tsc's output so there is one list.
+// Type-checking is tsc's job (web/tsconfig.json); esbuild only strips types.
+const { readFileSync, writeFileSync, mkdirSync, rmSync, statSync } = require('node:fs');
+const { join } = require('node:path');
+const esbuild = require('esbuild');
+
+const root = join(__dirname, '..');
+const { WEB_PAGES, WEB_OUT_DIR } = require(join(root, 'dist', 'web', 'web-pages.js'));
+const web = join(root, 'web');
+const out = join(root, WEB_OUT_DIR);
+
+const escape = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+async function main() {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(join(out, 'assets'), { recursive: true });
+
+  await esbuild.build({
+    entryPoints: [...WEB_PAGES.map((p) => ({ in: join(web, p.name, 'main.ts'), out: p.name })), { in: join(web, 'styles.css'), out: 'styles' }],
+    outdir: join(out, 'assets'),
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2020',
+    charset: 'utf8',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+
+  const layout = readFileSync(join(web, 'layout.html'), 'utf8');
+  for (const page of WEB_PAGES) {
+    const nav = WEB_PAGES.map((p) => `        <li><a href="${escape(p.path)}"${p === page ? ' aria-current="page"' : ''}>${escape(p.nav)}</a></li>`).join('\n');
+    const html = layout
+      .replace('{{title}}', escape(page.title))
+      .replace('{{name}}', escape(page.name))
+      .replace('{{nav}}', nav)
+      .replace('{{content}}', readFileSync(join(web, page.name, 'content.html'), 'utf8').trim());
+    writeFileSync(join(out, `${page.name}.html`), html);
+  }
+
+  const size = (file) => `${(statSync(join(out, file)).size / 1024).toFixed(1)} kB`;
+  const files = [...WEB_PAGES.map((p) => `assets/${p.name}.js`), 'assets/styles.css'];
+  console.log(`web: ${WEB_PAGES.length} page${WEB_PAGES.length === 1 ? "" : "s"} into ${WEB_OUT_DIR} (${files.map((f) => `${f} ${size(f)}`).join(', ')})`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,94 @@
+import { get as httpGet } from 'node:http';
+import { PAGE_CSP } from '../../src/web/security-headers';
+import { startTestApp, TestApp } from '../support/test-app';
+
+jest.setTimeout(60_000);
+
+/** How the pages are served: headers, assets, errors, and what they leave alone (/api, /docs, /health). */
+describe('pages: serving', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+
+  const get = (path: string, init?: RequestInit) => fetch(app.url + path, init);
+
+  it.each(['/', '/status', '/simulator'])('serves %s as HTML with the CSP and the other security headers', async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    const html = await res.text();
+    // Nothing inline, nothing from elsewhere: scripts and styles are files of this origin.
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc="\/assets\/)/);
+    expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/styles\.css">/);
+  });
+
+  it('serves the bundles and the stylesheet with their types and the same headers', async () => {
+    for (const [path, type] of [
+      ['/assets/search.js', 'text/javascript; charset=utf-8'],
+      ['/assets/status.js', 'text/javascript; charset=utf-8'],
+      ['/assets/simulator.js', 'text/javascript; charset=utf-8'],
+      ['/assets/styles.css', 'text/css; charset=utf-8'],
+    ]) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toBe(PAGE_CSP);
+      expect((await res.text()).length).toBeGreaterThan(1000);
+    }
+  });
+
+  it('answers an unchanged file with 304 (revalidated every time, never stale after a deploy)', async () => {
+    const first = await get('/assets/search.js');
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    // node:http, not fetch: fetch turns a request with If-None-Match into Cache-Control: no-cache.
+    const status = await new Promise<number | undefined>((resolve, reject) =>
+      httpGet(`${app.url}/assets/search.js`, { headers: { 'If-None-Match': etag } }, (res) => resolve(res.resume().statusCode)).on('error', reject),
+    );
+    expect(status).toBe(304);
+  });
+
+  it('answers unknown assets and other methods as the API does (problem+json 404, 405)', async () => {
+    for (const path of ['/assets/nope.js', '/assets/..%2Fsearch.html', '/assets/.env', '/search.html', '/assets/']) {
+      const res = await get(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+    }
+    const post = await get('/', { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('counts nothing against the rate limit: pages and assets are not under /api/public/v1', async () => {
+    const remaining = async () => Number((await get('/api/public/v1/registers')).headers.get('x-ratelimit-remaining'));
+    const before = await remaining();
+    for (const path of ['/', '/status', '/simulator', '/assets/search.js', '/assets/status.js', '/assets/simulator.js', '/assets/styles.css']) {
+      const res = await get(path);
+      expect(res.headers.get('x-ratelimit-remaining')).toBeNull();
+    }
+    expect(await remaining()).toBe(before - 1);
+  });
+
+  it('leaves the API, /docs and /health without the pages’ CSP', async () => {
+    const docs = await get('/docs');
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-security-policy')).not.toBe(PAGE_CSP);
+    for (const path of ['/api/public/v1/registers', '/health/live']) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toBeNull();
+    }
+  });
+});
