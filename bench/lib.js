@@ -67,6 +67,16 @@ function closedRegisters() {
 /** Env of a process on the embedded default, whatever the bench's own environment holds. */
 const EMBEDDED = { DATABASE_URL: '', REDIS_URL: '' };
 
+/**
+ * The node flags `npm start` runs dist/main.js with (package.json), so that a bench of the
+ * all-in-one process measures what users run.
+ */
+const START_FLAGS = (() => {
+  const start = require(join(ROOT, 'package.json')).scripts.start;
+  const m = /^node\s+(.*?)\s*dist\/main\.js/.exec(start);
+  return m && m[1] ? m[1].split(/\s+/) : [];
+})();
+
 /** Starts the compiled app (or any script) and returns the child process. */
 function startNode(args, env) {
   return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -85,4 +95,4 @@ function row(label, x) {
 
 const HEADER = `${'endpoint'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`;
 
-module.exports = { EMBEDDED, ROOT, run, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER };
+module.exports = { EMBEDDED, ROOT, START_FLAGS, run, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER };

@@ -43,6 +43,15 @@ describe('one error format everywhere (RFC 9457 problem details)', () => {
     ['/api/public/v1/companies/NO/%E0%A4%A', 400, 'invalid_parameter'],
     ['/api/public/v1/search?q=%zz%&country=%zz', 404, 'country_not_covered'],
     ['/api/public/v1/problems/no_such_code', 404, 'not_found'],
+    ['/api/public/v1/search?q=Equinor%0DASA&country=NO', 400, 'invalid_query'],
+    ['/api/public/v1/search?q=Equinor%0AASA&country=NO', 400, 'invalid_query'],
+    ['/api/public/v1/search?q=Equinor%09ASA&country=NO', 400, 'invalid_query'],
+    ['/api/public/v1/search?q=%20%20%20&country=NO', 400, 'invalid_query'],
+    ['/api/public/v1/search?q=Equinor&country=%20%20', 404, 'country_not_covered'],
+    ['/api/public/v1/companies/NO/9%2F7%2F6%2F030788', 400, 'invalid_query'],
+    ['/api/public/v1/companies/NO/976030788%09', 400, 'invalid_query'],
+    ['/api/public/v1/companies/NO/976%0A030788', 400, 'invalid_query'],
+    ['/api/public/v1/companies/NO/%20%20', 400, 'invalid_query'],
   ] as Array<[string, number, string]>).map(([path, status, code]) => ({ path, status, code, label: path.length > 120 ? `${path.slice(0, 60)}…(${path.length} chars)` : path })))(
     'GET $label → $status $code, with the rate-limit headers',
     async ({ path, status, code }) => {

@@ -92,6 +92,11 @@ describe('MCP endpoint over raw HTTP', () => {
     expectJsonRpcError(answer, 200, -32601, 5);
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])('the method %s (an Object.prototype name): -32601, not a 500', async (method) => {
+    const answer = await post(app, rpc(method, {}, 9));
+    expectJsonRpcError(answer, 200, -32601, 9);
+  });
+
   it('params of the wrong types: -32602, never -32603', async () => {
     expectJsonRpcError(await post(app, rpc('tools/call', { name: 42 }, 6)), 200, -32602, 6);
     expectJsonRpcError(await post(app, rpc('tools/call', { name: 'search_companies', arguments: { q: ['a'], country: 'NO' } }, 8)), 200, -32602, 8);

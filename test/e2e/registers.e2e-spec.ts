@@ -1,4 +1,7 @@
+import { JobQueue } from '../../src/core/jobs/job-queue';
 import { REGISTER_TABLE } from '../../src/registers/register-table';
+import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
+import { failRegister, FakeRegisters, startFakeRegisters } from '../support/fake-registers';
 import { startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(60_000);
@@ -74,5 +77,45 @@ describe('GET /api/public/v1/registers', () => {
     const body = (await res.json()) as any;
     expect(body).toMatchObject({ status: 400, code: 'invalid_parameter', errors: [{ field, code: 'invalid_parameter' }] });
     expect(body.detail).toContain(allowed);
+  });
+});
+
+/**
+ * The unfiltered list is served from a serialization made once per change of the list
+ * (RegistersService.listJson): a probe that changes a register's status shows in the very
+ * next answer, ETag included.
+ */
+describe('GET /api/public/v1/registers after a probe changes a status', () => {
+  let fakes: FakeRegisters;
+  let app: TestApp;
+  const T0 = '2026-11-22T12:00:00.000Z';
+
+  beforeAll(async () => {
+    fakes = await startFakeRegisters();
+    app = await startTestApp({ now: T0, env: { ...fakes.env, PROBE_INTERVAL_SECONDS: '300' } });
+    await app.get(JobQueue).drain(); // the boot round: GB answers, so it is live
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await fakes?.stop();
+  });
+
+  it('shows the new status at once', async () => {
+    const before = await get(app, '/api/public/v1/registers');
+    expect(before.body.registers.find((r: any) => r.country === 'GB')).toMatchObject({ status: 'live', statusReason: null });
+    expect((await get(app, '/api/public/v1/registers')).headers.get('etag')).toBe(before.headers.get('etag'));
+
+    failRegister(fakes, 'GB');
+    app.clock.set(new Date(Date.parse(T0) + 300_000).toISOString());
+    await app.get(ProbeScheduler).tick();
+    await app.get(JobQueue).drain();
+
+    const after = await get(app, '/api/public/v1/registers');
+    expect(after.body.registers.find((r: any) => r.country === 'GB')).toMatchObject({ status: 'degraded', statusReason: expect.stringMatching(/^The last probe failed/) });
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    // The filtered list, built per request, says the same.
+    const degraded = await get(app, '/api/public/v1/registers?status=degraded');
+    expect(degraded.body.registers.map((r: any) => r.country)).toContain('GB');
   });
 });

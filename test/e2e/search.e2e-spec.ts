@@ -111,11 +111,13 @@ describe('search and company lookup, end to end', () => {
       expect(body.results[0].name).toBe('SESAM STASJON');
     });
 
-    it('register failing and nothing in the dataset to stand in: 502 upstream_error', async () => {
+    it('register failing and no match in a complete import of its bulk file: resolved false, the warning naming the dataset', async () => {
       failRegister(fakes, 'NO');
       const { status, body, headers } = await search('Zyxwvut Nonexistent', 'NO');
-      expect(status).toBe(502);
-      expect(body.code).toBe('upstream_error');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ resolved: false, count: 0, register: { status: 'degraded' } });
+      expect(body.warning).toContain('"no-sample" (produced 2026-11-01)');
+      expect(body.warning).not.toMatch(/sample of/);
       expect(headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     });
   });
@@ -255,6 +257,48 @@ describe('search and company lookup, end to end', () => {
     });
   });
 
+  describe('a name the fallback dataset does not hold, while a register is down', () => {
+    // Only the bundled sample of real records (65 companies), no import of a bulk file.
+    let sampleOnly: TestApp;
+    beforeAll(async () => {
+      // No AU GUID and no DK credentials: both paused. DK also gets a complete import of its sample file.
+      sampleOnly = await startTestApp({ env: { ...fakes.env, DATASET_SEED: 'true' } });
+      await importSample(sampleOnly, 'DK');
+    });
+    afterAll(() => sampleOnly?.close());
+    const searchIn = async (app: TestApp, q: string, cc: string) => {
+      const res = await fetch(`${app.url}/api/public/v1/search?q=${encodeURIComponent(q)}&country=${cc}`);
+      return { status: res.status, body: (await res.json()) as any };
+    };
+
+    it('degraded register, only the bundled sample: 502 upstream_error (the sample cannot vouch for a miss)', async () => {
+      failRegister(fakes, 'NO');
+      const { status, body } = await searchIn(sampleOnly, 'Zyxwvut Nonexistent', 'NO');
+      expect(status).toBe(502);
+      expect(body.code).toBe('upstream_error');
+      expect(body.detail).toMatch(/not a complete copy of the register/);
+      // A hit in the sample is still an answer.
+      failRegister(fakes, 'NO');
+      expect((await searchIn(sampleOnly, 'sesam familiebarnehage', 'NO')).status).toBe(200);
+    });
+
+    it('paused register, only the bundled sample: resolved false, the warning saying only a sample was searched', async () => {
+      const { status, body } = await searchIn(sampleOnly, 'Zyxwvut Nonexistent', 'AU');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ resolved: false, count: 0, register: { status: 'paused' } });
+      expect(body.warning).toMatch(/Only a sample of \d+ companies was searched, not a complete copy of the register/);
+      expect(body.warning).toContain('"bundled-sample"');
+    });
+
+    it('paused register, a complete import: resolved false, the warning naming the dataset and its date', async () => {
+      const { status, body } = await searchIn(sampleOnly, 'Zyxwvut Nonexistent', 'DK');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ resolved: false, count: 0, register: { status: 'paused' } });
+      expect(body.warning).toContain('"dk-sample" (produced 2026-11-01)');
+      expect(body.warning).not.toMatch(/sample of/);
+    });
+  });
+
   describe('coalescing', () => {
     it('shares one live read between identical concurrent searches', async () => {
       fakes.NO_API.get('/enheter', { delayMs: 300, fixture: 'registers/no/brreg-enheter-search-navn-sesam-page1.json' });
@@ -286,8 +330,9 @@ describe('search and company lookup, end to end', () => {
 
     it('LIKE wildcards are literal: "%%" finds nothing rather than everything', async () => {
       failRegister(fakes, 'NO');
-      const { status } = await search('%%aa', 'NO');
-      expect(status).toBe(502);
+      const { status, body } = await search('%%xyzzy', 'NO');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ resolved: false, count: 0 });
     });
   });
 });

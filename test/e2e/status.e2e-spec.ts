@@ -1,6 +1,6 @@
 import { JobQueue } from '../../src/core/jobs/job-queue';
 import { CountryCode } from '../../src/registers/register-table';
-import { ProbeScheduler } from '../../src/status/probe.scheduler';
+import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
 import { RegisterStatusService } from '../../src/status/register-status.service';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';
 import { startTestApp, TestApp } from '../support/test-app';

@@ -1,7 +1,7 @@
 import { Clock } from '../../src/core/clock';
 import { AppConfig } from '../../src/core/config/app-config';
 import { HttpClientFactory } from '../../src/core/http/http-client.factory';
-import { UpstreamError } from '../../src/registers/connectors/upstream-error';
+import { UpstreamError } from '../../src/registers/upstream-error';
 
 type ConnectorClass<C> = new (config: AppConfig, http: HttpClientFactory, clock: Clock) => C;
 

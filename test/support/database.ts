@@ -44,7 +44,8 @@ export async function createTestDataSource(backend: TestBackend): Promise<{ data
     drop = db.drop;
     env = { DATABASE_URL: db.url };
   } else {
-    env = { DATA_DIR: 'memory://' };
+    // Migrated like any test database, without the bundled sample (from the empty template).
+    env = { DATA_DIR: 'memory://', DATASET_SEED: 'false' };
   }
   const config = AppConfig.fromEnv(env, 'worker');
   const dataSource = new DataSource(buildDataSourceOptions(config));

@@ -20,6 +20,8 @@ export interface FakeResponse {
   delayMs?: number;
   /** Destroy the socket instead of answering (connection reset). */
   reset?: boolean;
+  /** Write the answer by hand (a long-lived stream): called instead of sending a body. */
+  raw?: (res: ServerResponse, req: IncomingMessage) => void;
 }
 
 export interface RecordedRequest {
@@ -107,6 +109,10 @@ export class FakeRegister {
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     if (answer.reset) {
       req.socket.destroy();
+      return;
+    }
+    if (answer.raw) {
+      answer.raw(res, req);
       return;
     }
     const body = answer.fixture ? readFileSync(join(FIXTURES, answer.fixture)) : (answer.body ?? '');

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -52,4 +53,63 @@ export async function waitForHttp(url: string, started: Started, timeoutMs = 30_
 export function runProcess(entry: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const p = startProcess(entry, args, env);
   return new Promise((resolve) => p.child.once('exit', (code) => resolve({ code, output: p.output() })));
+}
+
+/** A loopback port nothing listens on (free when checked). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A Redis server of the test's own on a free loopback port (never the shared one), which a test may kill and restart. */
+export class OwnRedis {
+  private child?: ChildProcess;
+  constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  static async start(): Promise<OwnRedis> {
+    const redis = new OwnRedis(await freePort());
+    await redis.restart();
+    return redis;
+  }
+
+  async restart(): Promise<void> {
+    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' });
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (await canConnect(this.port)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`redis-server on port ${this.port} did not start`);
+  }
+
+  /** SIGKILL: Redis gone at once, as in a crash. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { AppModule } from '../../src/app.module';
+import { rootModuleFor } from '../../src/app.module';
 import { Clock, ManualClock } from '../../src/core/clock';
 import { AppConfig, Role } from '../../src/core/config/app-config';
 import { REGISTER_TABLE } from '../../src/registers/register-table';
 import { configureHttpApp } from '../../src/http-app';
 import { createTestPostgresDatabase } from './database';
+import { OpenApiDocument } from '../../src/core/openapi/openapi.controller';
+import { OpenApiResponseValidator, RecordedResponse, recordResponses } from './openapi-validation';
 
 /** Which suite a spec runs in: embedded (PGlite + in-process jobs) or services (Postgres + Bull on Redis). */
 export type Mode = 'embedded' | 'services';
@@ -28,6 +30,24 @@ export interface TestAppOptions {
   role?: Role;
   env?: Record<string, string>;
   now?: string;
+  /** false: do not check the responses against the OpenAPI document at close (only for specs about malformed traffic the document cannot describe). */
+  checkResponses?: boolean;
+  /** Run on the real clock (the returned `clock` then moves nothing): webhook timestamps must be now for receivers to verify them. */
+  realClock?: boolean;
+  /** Providers to replace, e.g. the DNS resolver. */
+  overrides?: Array<{ provide: unknown; useValue: unknown }>;
+}
+
+function checkAgainstDocument(app: INestApplication, responses: RecordedResponse[]): string[] {
+  let document: unknown;
+  try {
+    document = app.get(OpenApiDocument, { strict: false }).document;
+  } catch {
+    return []; // a worker: no HTTP, no document
+  }
+  if (!document) return [];
+  const validator = new OpenApiResponseValidator(document as unknown as Record<string, unknown>);
+  return responses.flatMap((r) => validator.check(r));
 }
 
 /**
@@ -52,11 +72,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   const config = AppConfig.fromEnv(env, role);
   const clock = new ManualClock(new Date(options.now ?? '2026-11-22T12:00:00.000Z'));
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRole(role, config)] })
-    .overrideProvider(Clock)
-    .useValue(clock)
-    .compile();
+  let builder = Test.createTestingModule({ imports: [rootModuleFor(role, config)] });
+  if (!options.realClock) builder = builder.overrideProvider(Clock).useValue(clock);
+  for (const o of options.overrides ?? []) builder = builder.overrideProvider(o.provide).useValue(o.useValue);
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, bufferLogs: true });
+  // Every response this app sends is checked against its own OpenAPI document when it closes.
+  const responses: RecordedResponse[] = [];
+  app.use(recordResponses(responses));
   configureHttpApp(app, config);
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
@@ -67,8 +90,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     get: (token) => app.get(token, { strict: false }),
     close: async () => {
+      const mismatches = options.checkResponses === false ? [] : checkAgainstDocument(app, responses);
       await app.close();
       await dropDatabase();
+      if (mismatches.length > 0) {
+        throw new Error(`${mismatches.length} response(s) do not match the OpenAPI document:\n  ${[...new Set(mismatches)].slice(0, 25).join('\n  ')}`);
+      }
     },
   };
 }
