@@ -104,15 +104,18 @@ export class DeliveryLogService {
       const live: Array<{ live_delivery_since: Date | null }> = await this.dataSource.query(`SELECT live_delivery_since FROM account WHERE id = $1`, [accountId]);
       if (!live[0]?.live_delivery_since) throw new ApiError('conflict', 'This live event is held: live delivery is not enabled for the account (see /api/v1/access-requests).');
     }
-    const updated = await queryRows<{ attempt_count: number }>(
+    // The answer is the delivery as this request left it (pending): once woken, a worker may
+    // finish the attempt before a second read could.
+    const updated = await queryRows<DeliveryRow>(
       this.dataSource,
-      `UPDATE delivery SET state = 'pending', next_attempt_at = $2, max_attempts = attempt_count + 1, completed_at = NULL
-       WHERE id = $1 AND (state <> 'pending' OR locked_until IS NULL OR locked_until <= $2) RETURNING attempt_count`,
+      `UPDATE delivery d SET state = 'pending', next_attempt_at = $2, max_attempts = d.attempt_count + 1, completed_at = NULL
+       FROM event ev WHERE ev.id = d.event_id AND d.id = $1 AND (d.state <> 'pending' OR d.locked_until IS NULL OR d.locked_until <= $2)
+       RETURNING ${COLUMNS}`,
       [deliveryId, now],
     );
     if (updated.length === 0) throw new ApiError('conflict', 'An attempt of this delivery is in flight.');
     await this.wake(deliveryId, endpointId, updated[0].attempt_count + 1, `r${now.getTime()}`);
-    return toDto((await this.row(accountId, endpointId, deliveryId)) as DeliveryRow);
+    return toDto(updated[0]);
   }
 
   /** Every failed delivery of the endpoint for events created in [since, until): one attempt each, now. */
