@@ -9,11 +9,12 @@
  *   from the dataset directly: p50, p99 and the ratio.
  *
  *   node bench/hardening.js            # builds dist/ first (BENCH_NO_BUILD=1 to skip)
- *   BENCH_SECONDS=10 BENCH_CONNECTIONS=10 node bench/hardening.js
+ *   BENCH_SECONDS=10 BENCH_CONNECTIONS=10 BENCH_ROUNDS=3 node bench/hardening.js
  */
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const { EMBEDDED, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
 
 async function startApi(dataDir, env) {
@@ -72,14 +73,24 @@ async function burst(url, country, words, n) {
 async function registerDown(dir) {
   const app = await startApi(join(dir, 'offline'), { DATASET_SEED: 'true', RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
   try {
-    await burst(app.url, 'NO', 'warm up', 20);
-    const au = await burst(app.url, 'AU', 'Tesco stores', 200);
-    const gb = await burst(app.url, 'GB', 'Tesco stores', 200);
-    console.log('A register down: 200 concurrent distinct searches, every register unreachable');
-    console.log(`${'case'.padEnd(44)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`);
-    console.log(`${'AU paused: dataset directly (baseline)'.padEnd(44)} ${au.p50.toFixed(0).padStart(7)} ${au.p99.toFixed(0).padStart(7)}`);
-    console.log(`${'GB unreachable: the breaker, then dataset'.padEnd(44)} ${gb.p50.toFixed(0).padStart(7)} ${gb.p99.toFixed(0).padStart(7)}`);
-    console.log(`ratio (GB unreachable / AU paused): p99 ${(gb.p99 / au.p99).toFixed(2)}`);
+    // The first burst of a fresh process also pays for compiling the search path (V8's JIT
+    // and PGlite's WebAssembly): shown apart, then alternating rounds as a running service sees them.
+    const first = await burst(app.url, 'NO', 'warm up', 200);
+    const rounds = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const order = i % 2 === 0 ? ['AU', 'GB'] : ['GB', 'AU'];
+      const round = {};
+      for (const cc of order) round[cc] = await burst(app.url, cc, `Tesco stores ${i}`, 200);
+      rounds.push(round);
+    }
+    const worst = (cc, k) => Math.max(...rounds.map((r) => r[cc][k]));
+    const median = (cc, k) => rounds.map((r) => r[cc][k]).sort((a, b) => a - b)[Math.floor(rounds.length / 2)];
+    console.log(`A register down: 200 concurrent distinct searches, every register unreachable (${ROUNDS} alternating rounds: median, worst)`);
+    console.log(`${'case'.padEnd(44)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'worst p99'.padStart(10)}`);
+    console.log(`${'first burst of the process (NO, paused)'.padEnd(44)} ${first.p50.toFixed(0).padStart(7)} ${first.p99.toFixed(0).padStart(7)}`);
+    console.log(`${'AU paused: dataset directly (baseline)'.padEnd(44)} ${median('AU', 'p50').toFixed(0).padStart(7)} ${median('AU', 'p99').toFixed(0).padStart(7)} ${worst('AU', 'p99').toFixed(0).padStart(10)}`);
+    console.log(`${'GB unreachable: the breaker, then dataset'.padEnd(44)} ${median('GB', 'p50').toFixed(0).padStart(7)} ${median('GB', 'p99').toFixed(0).padStart(7)} ${worst('GB', 'p99').toFixed(0).padStart(10)}`);
+    console.log(`ratio (GB unreachable / AU paused): median p99 ${(median('GB', 'p99') / median('AU', 'p99')).toFixed(2)}`);
   } finally {
     await stop(app.child);
   }
