@@ -111,6 +111,40 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
     expect((await service.findByNumber('NO', '976030788'))?.name).toBe('SESAM AS');
   });
 
+  it('runs a search in its own transaction with sequential scans off, and leaves neither behind, even when it fails', async () => {
+    // PGlite is one session for the whole service: a search that left its transaction open
+    // (or its settings) would run every later statement of the service inside it.
+    const runner = dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const seen: string[] = [];
+      const query = runner.query.bind(runner);
+      jest.spyOn(dataSource, 'createQueryRunner').mockReturnValue(runner);
+      jest.spyOn(runner, 'release').mockResolvedValue(undefined);
+      let inside = false;
+      const spied = jest.spyOn(runner, 'query').mockImplementation(async (sql: string, params?: unknown[]) => {
+        if (/^\s*(BEGIN|START TRANSACTION)/i.test(sql)) inside = true;
+        else if (/^\s*(COMMIT|ROLLBACK)/i.test(sql)) inside = false;
+        else if (inside) seen.push(String((await query(`SELECT current_setting('enable_seqscan') AS s`))[0].s));
+        return query(sql, params);
+      });
+      expect((await service.searchByName('NO', 'sesam', 5)).map((c) => c.name)).toContain('SESAM AS');
+      expect(seen.length).toBeGreaterThan(0);
+      expect(new Set(seen)).toEqual(new Set(['off']));
+      spied.mockImplementation(async (sql: string, params?: unknown[]) => {
+        if (/FROM company/.test(sql)) throw new Error('the disk went away');
+        return query(sql, params);
+      });
+      await expect(service.searchByName('NO', 'sesam', 5)).rejects.toThrow('the disk went away');
+      jest.restoreAllMocks();
+      const after = await runner.query(`SELECT current_setting('enable_seqscan') AS s, now() = statement_timestamp() AS outside`);
+      expect(after).toEqual([{ s: 'on', outside: true }]);
+    } finally {
+      jest.restoreAllMocks();
+      await runner.release();
+    }
+  });
+
   it('refuses a country outside the register table instead of building SQL with it', async () => {
     await expect(service.searchByName("NO' OR '1'='1", 'sesam', 10)).rejects.toThrow(/no country/);
     await expect(service.findByNumber('XX', '1')).rejects.toThrow(/no country/);

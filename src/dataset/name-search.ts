@@ -72,7 +72,7 @@ export function prefixTier(q: ParsedQuery): Tier | null {
 export function typoTier(q: ParsedQuery, known: ReadonlyMap<string, number>, perWord = 40): Tier {
   const terms = q.required.map((w): Term => {
     const alternatives: Term = [w === q.last ? { prefix: w } : { word: w }];
-    const close = [...new Set(oneEditVariants(w))]
+    const close = [...new Set(variantsOf(w))]
       .filter((v) => v !== w && known.has(v) && !(w === q.last && v.startsWith(w)))
       .sort((a, b) => known.get(b)! - known.get(a)! || (a < b ? -1 : 1))
       .slice(0, perWord);
@@ -97,7 +97,7 @@ export function typoCandidates(q: ParsedQuery): string[] {
   const out = new Set<string>();
   q.required.forEach((w, i) => {
     if (i + 1 < q.required.length) out.add(w + q.required[i + 1]);
-    for (const v of oneEditVariants(w)) out.add(v);
+    for (const v of variantsOf(w)) out.add(v);
     for (const [a, b] of splits(w)) {
       out.add(a);
       out.add(b);
@@ -122,24 +122,32 @@ export function oneEditVariants(word: string): string[] {
   const alphabet = [...new Set([...ALPHABET, ...chars])];
   const out: string[] = [];
   const n = chars.length;
-  for (let i = 0; i < n; i++) out.push(chars.slice(0, i).join('') + chars.slice(i + 1).join(''));
+  // heads[i]: the first i characters; tails[i]: from the i-th on (by code point).
+  const heads = [''];
+  for (let i = 0; i < n; i++) heads.push(heads[i] + chars[i]);
+  const tails: string[] = new Array(n + 1).fill('');
+  for (let i = n - 1; i >= 0; i--) tails[i] = chars[i] + tails[i + 1];
+  for (let i = 0; i < n; i++) out.push(heads[i] + tails[i + 1]);
   for (let i = 0; i + 1 < n; i++) {
     if (chars[i] === chars[i + 1]) continue;
-    const t = chars.slice();
-    [t[i], t[i + 1]] = [t[i + 1], t[i]];
-    out.push(t.join(''));
+    out.push(heads[i] + chars[i + 1] + chars[i] + tails[i + 2]);
   }
-  for (let i = 0; i < n; i++) {
-    const head = chars.slice(0, i).join('');
-    const tail = chars.slice(i + 1).join('');
-    for (const c of alphabet) if (c !== chars[i]) out.push(head + c + tail);
+  for (let i = 0; i < n; i++) for (const c of alphabet) if (c !== chars[i]) out.push(heads[i] + c + tails[i + 1]);
+  for (let i = 0; i <= n; i++) for (const c of alphabet) out.push(heads[i] + c + tails[i]);
+  return out;
+}
+
+/** The variants of the last few words asked for: typoCandidates and typoTier ask for the same words back to back. */
+const recentVariants = new Map<string, string[]>();
+
+function variantsOf(word: string): string[] {
+  let variants = recentVariants.get(word);
+  if (!variants) {
+    variants = oneEditVariants(word);
+    if (recentVariants.size >= 16) recentVariants.delete(recentVariants.keys().next().value!);
+    recentVariants.set(word, variants);
   }
-  for (let i = 0; i <= n; i++) {
-    const head = chars.slice(0, i).join('');
-    const tail = chars.slice(i).join('');
-    for (const c of alphabet) out.push(head + c + tail);
-  }
-  return out.filter((v) => v.length > 0);
+  return variants;
 }
 
 /** A word cut in two (a space left out while typing): both halves of 2+ characters. */
