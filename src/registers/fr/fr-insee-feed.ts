@@ -2,7 +2,7 @@ import type { AxiosInstance } from 'axios';
 import { z } from 'zod';
 import type { Clock } from '../../core/clock';
 import type { ChangeFeed, ChangeSourceDeps, FeedPage } from '../change-detection';
-import { jsonBody } from '../response-body';
+import { answeredOrNotFound, jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import type { FrConnector } from './fr.connector';
 
@@ -51,7 +51,7 @@ export class FrInseeFeed implements ChangeFeed {
       res = await this.api.get('/siret', {
         params: { q, nombre: FR_FEED_PAGE_SIZE, curseur: page },
         headers: { 'X-INSEE-Api-Key-Integration': this.apiKey ?? '' },
-        validateStatus: (s) => (s >= 200 && s < 300) || s === 404,
+        validateStatus: answeredOrNotFound,
       });
     } catch (err) {
       throw UpstreamError.from(err);

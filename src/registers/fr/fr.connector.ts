@@ -5,7 +5,7 @@ import { AppConfig } from '../../core/config/app-config';
 import { HttpClientFactory } from '../../core/http/http-client.factory';
 import { findRegister } from '../register-table';
 import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector, SourceKind } from '../connector';
-import { jsonBody } from '../response-body';
+import { answeredOrNotFound, jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { parseInseeAddress, parseInseeSiren, parseInseeSiret, parseInseeSiretSearch } from './insee-parsers';
 import { FrRecord, parseRechercheEntreprises } from './recherche-entreprises-parsers';
@@ -15,8 +15,6 @@ export const FR_PROBE_SIREN = '552032534';
 export const MIRROR_KIND: SourceKind = 'public_mirror:recherche-entreprises';
 /** The mirror serves at most 25 results per page. */
 const MIRROR_MAX_PER_PAGE = 25;
-
-const ANSWERS = (status: number) => (status >= 200 && status < 300) || status === 404;
 
 /**
  * France. With REGISTER_FR_API_KEY, INSEE's API Sirene: the register itself. Without one, the
@@ -114,7 +112,7 @@ export class FrConnector implements RegisterConnector {
       parseInseeSiren(jsonBody(res, 'INSEE'));
       return { httpStatus: res.status };
     }
-    const res = await this.call(this.probeClient, '/search', { params: { q: FR_PROBE_SIREN, per_page: 1, page: 1 }, validateStatus: ANSWERS });
+    const res = await this.call(this.probeClient, '/search', { params: { q: FR_PROBE_SIREN, per_page: 1, page: 1 }, validateStatus: answeredOrNotFound });
     if (res.status !== 200) throw new UpstreamError('http_4xx', `recherche-entreprises answered HTTP ${res.status} to the probe`, res.status);
     parseRechercheEntreprises(jsonBody(res, 'recherche-entreprises'));
     return { httpStatus: res.status };
@@ -143,14 +141,14 @@ export class FrConnector implements RegisterConnector {
   }
 
   private async searchMirror(q: string, perPage: number) {
-    const res = await this.call(this.mirror, '/search', { params: { q, per_page: perPage, page: 1 }, validateStatus: ANSWERS });
+    const res = await this.call(this.mirror, '/search', { params: { q, per_page: perPage, page: 1 }, validateStatus: answeredOrNotFound });
     const retrievedAt = this.clock.now().toISOString();
     if (res.status === 404) throw new UpstreamError('http_4xx', 'recherche-entreprises answered HTTP 404 to a search', 404);
     return { records: parseRechercheEntreprises(jsonBody(res, 'recherche-entreprises')), retrievedAt };
   }
 
   private inseeRequest(params?: Record<string, unknown>): AxiosRequestConfig {
-    return { params, headers: { 'X-INSEE-Api-Key-Integration': this.apiKey ?? '' }, validateStatus: ANSWERS };
+    return { params, headers: { 'X-INSEE-Api-Key-Integration': this.apiKey ?? '' }, validateStatus: answeredOrNotFound };
   }
 
   private async call(client: AxiosInstance, path: string, config: AxiosRequestConfig): Promise<AxiosResponse> {

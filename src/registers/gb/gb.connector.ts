@@ -6,7 +6,7 @@ import { HttpClientFactory } from '../../core/http/http-client.factory';
 import { normaliseGbCompanyNumber } from './gb.identifier';
 import { findRegister } from '../register-table';
 import type { CompanyDetail, CompanyRecord, ConnectorSource, Officer, RegisterConnector, SourceKind } from '../connector';
-import { jsonBody } from '../response-body';
+import { answeredOrNotFound, jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { ChRecord, parseCompanyProfile, parseCompanySearch, parseOfficerList } from './ch-api-parsers';
 import { parseWebCompany, parseWebOfficers, parseWebSearch } from './ch-web-parsers';
@@ -15,8 +15,6 @@ import { parseWebCompany, parseWebOfficers, parseWebSearch } from './ch-web-pars
 export const GB_PROBE_COMPANY_NUMBER = '00445790';
 /** Officer pages read at most per lookup (100 per API page, 35 per website page). */
 const MAX_OFFICER_PAGES = 5;
-
-const ANSWERS = (status: number) => (status >= 200 && status < 300) || status === 404;
 
 /**
  * Great Britain: Companies House. With REGISTER_GB_API_KEY, its Public Data API (HTTP Basic,
@@ -137,11 +135,11 @@ export class GbConnector implements RegisterConnector {
 
   private apiRequest(config: AxiosRequestConfig): AxiosRequestConfig {
     // HTTP Basic with the key as username and an empty password; axios puts it in the header only.
-    return { ...config, auth: { username: this.apiKey ?? '', password: '' }, validateStatus: ANSWERS };
+    return { ...config, auth: { username: this.apiKey ?? '', password: '' }, validateStatus: answeredOrNotFound };
   }
 
   private webGet(client: AxiosInstance, path: string, params?: Record<string, unknown>): Promise<AxiosResponse> {
-    return this.call(client, path, { params, responseType: 'text', headers: { Accept: 'text/html' }, validateStatus: ANSWERS });
+    return this.call(client, path, { params, responseType: 'text', headers: { Accept: 'text/html' }, validateStatus: answeredOrNotFound });
   }
 
   private async call(client: AxiosInstance, path: string, config: AxiosRequestConfig): Promise<AxiosResponse> {
