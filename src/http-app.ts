@@ -77,7 +77,8 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, transform: true }));
   app.enableShutdownHooks();
 
-  const document = finalizeOpenApiDocument(SwaggerModule.createDocument(
+  const openApi = app.get(OpenApiDocument);
+  openApi.buildWith(() => finalizeOpenApiDocument(SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('Registry Lookup API')
@@ -102,9 +103,8 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
         BEARER_SCHEME,
       )
       .build(),
-  ));
-  app.get(OpenApiDocument).document = document;
-  SwaggerModule.setup('docs', app, document, {
+  )));
+  SwaggerModule.setup('docs', app, () => openApi.document!, {
     customSiteTitle: 'Registry Lookup API',
     swaggerOptions: { url: '/api/public/v1/openapi.json' },
     jsonDocumentUrl: 'docs/openapi.json',

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { createFromTemplate, templateKey } from './embedded-template';
+import { createFromTemplate, templateKey, templatePath } from './embedded-template';
 import { buildTemplate } from './embedded-template-builder';
 import { ENTITIES } from './entities';
 import { runMigrations } from './migrate';
@@ -21,6 +22,16 @@ async function describeSchema(db: PGlite): Promise<unknown> {
     constraints: await q(`SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1`),
     migrations: (await q(`SELECT name FROM migrations ORDER BY id`)).map((r) => (r as { name: string }).name),
   };
+}
+
+/** Every file under `dir` (relative path, mode and a digest of its bytes): what "an identical copy" means. */
+function tree(dir: string, under = ''): string[] {
+  return readdirSync(join(dir, under), { withFileTypes: true }).flatMap((e) => {
+    const rel = join(under, e.name);
+    if (e.isDirectory()) return [`${rel}/`, ...tree(dir, rel)];
+    const file = join(dir, rel);
+    return [`${rel} ${statSync(file).mode.toString(8)} ${createHash('sha256').update(readFileSync(file)).digest('hex')}`];
+  }).sort();
 }
 
 async function migrate(dataDir: string, template?: string, migrations = MIGRATIONS): Promise<unknown> {
@@ -68,6 +79,10 @@ describe('embedded data directories made from a template', () => {
     const current = await buildTemplate({ seed: true, root });
     const fromCurrent = join(dir, 'from-current');
     expect(createFromTemplate(fromCurrent, current, root)).toBe(true);
+    const copied = tree(fromCurrent);
+    expect(copied.length).toBeGreaterThan(100);
+    expect(copied).toEqual(tree(templatePath(current, root)));
+    expect(readdirSync(dir).filter((name) => name.includes('from-template'))).toEqual([]); // no staging copy left behind
     expect(await migrate(fromCurrent)).toEqual({ applied: [], companies: 65, schema: (reference as { schema: unknown }).schema });
   });
 

@@ -85,6 +85,12 @@ describe('pages: serving', () => {
     const docs = await get('/docs');
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-security-policy')).not.toBe(PAGE_CSP);
+    // The document is built on first use: the pages' copy and the API's route are the same one.
+    const rendered = (await (await get('/docs/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
+    const served = (await (await get('/api/public/v1/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(rendered.openapi).toMatch(/^3\./);
+    expect(Object.keys(rendered.paths)).toContain('/api/public/v1/registers');
+    expect(served).toEqual(rendered);
     for (const path of ['/api/public/v1/registers', '/health/live']) {
       const res = await get(path);
       expect(res.status).toBe(200);

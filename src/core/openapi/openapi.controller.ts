@@ -3,10 +3,25 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiPublicErrors } from './api-public-errors.decorator';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
-/** Holds the OpenAPI document generated from the code at boot. */
+/**
+ * The OpenAPI document generated from the code, built the first time it is asked for (by
+ * this route or the pages at /docs) rather than at boot: scanning every route's metadata
+ * costs a few hundred milliseconds that a cold start should not pay before its first answer.
+ */
 @Injectable()
 export class OpenApiDocument {
-  document?: OpenAPIObject;
+  private build?: () => OpenAPIObject;
+  private built?: OpenAPIObject;
+
+  /** How to build it (http-app.ts, once the application's modules are in place). */
+  buildWith(build: () => OpenAPIObject): void {
+    this.build = build;
+    this.built = undefined;
+  }
+
+  get document(): OpenAPIObject | undefined {
+    return (this.built ??= this.build?.());
+  }
 }
 
 /**
@@ -19,7 +34,7 @@ export class OpenApiController {
   constructor(private readonly holder: OpenApiDocument) {}
 
   @Get()
-  @ApiOperation({ summary: 'This OpenAPI document', description: 'Generated from the code at boot; the pages at /docs render it.' })
+  @ApiOperation({ summary: 'This OpenAPI document', description: 'Generated from the code (on first use); the pages at /docs render it.' })
   @ApiOkResponse({ description: 'An OpenAPI 3.0 document.', schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } } } })
   @ApiPublicErrors()
   document(): OpenAPIObject | Record<string, never> {
