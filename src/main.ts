@@ -4,6 +4,7 @@ import { rootModuleFor } from './app.module';
 import { assertDataDirFree, bootFailure } from './core/boot-failure';
 import { AppConfig, Role } from './core/config/app-config';
 import { configureHttpApp } from './http-app';
+import { collectBootGarbage } from './core/memory/boot-garbage';
 
 /**
  * `npm start`: the all-in-one process (HTTP, jobs and schedules) — on the embedded default
@@ -16,6 +17,7 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create(rootModuleFor(role, config), { bufferLogs: true, bodyParser: false, abortOnError: false });
   configureHttpApp(app, config);
   await app.listen(config.port, config.host);
+  collectBootGarbage();
 }
 
 bootstrap().catch((err: Error) => {
