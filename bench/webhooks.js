@@ -51,6 +51,27 @@ function change(i) {
   };
 }
 
+/**
+ * Round trips so far, to tell per delivery what the outbox costs: SQL statements (pg_stat_statements
+ * when installed, otherwise not counted), transactions of the database (pg_stat_database: each
+ * autocommitted statement is one), and Redis commands (INFO commandstats: the steps of Bull's Lua
+ * scripts count one each, so these are not round trips).
+ */
+async function traffic(dataSource, queue) {
+  await dataSource.query('SELECT pg_stat_clear_snapshot()');
+  const [db] = await dataSource.query('SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()');
+  let statements = NaN;
+  try {
+    const [st] = await dataSource.query('SELECT sum(calls)::bigint AS n FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())');
+    statements = Number(st.n);
+  } catch {
+    // pg_stat_statements is not loaded on this server
+  }
+  const info = await queue.client.info('commandstats');
+  const redis = [...info.matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return { transactions: Number(db.n), statements, redis };
+}
+
 async function stats(url) {
   return (await fetch(`${url}/__stats`)).json();
 }
@@ -128,8 +149,12 @@ async function main() {
     worker = startNode([...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), 'dist/worker.js'], env);
     await until(async () => (await stats(target)).count >= 1, 60_000, 'worker start');
     const cpuBefore = cpuMs(worker.pid);
+    const trafficBefore = await traffic(dataSource, queues[1]);
     await until(async () => (await stats(target)).count >= total, 300_000, 'backlog delivery');
     const workerCpuMs = cpuMs(worker.pid) - cpuBefore;
+    // An idle backend reports its transactions to pg_stat_database within 10 s (PGSTAT_IDLE_INTERVAL).
+    await new Promise((r) => setTimeout(r, 11_000));
+    const trafficAfter = await traffic(dataSource, queues[1]);
     const hits = Object.values((await stats(target)).hits).sort((a, b) => a - b);
     const seconds = (hits[hits.length - 1] - hits[0]) / 1000;
     const deliveryRate = (hits.length - 1) / seconds;
@@ -181,6 +206,9 @@ async function main() {
     console.log(`\nWebhook delivery, Postgres + Bull, one worker (${ENDPOINTS} endpoints × ${CONCURRENCY} in flight, receiver answers 200 at once)`);
     console.log(`backlog of ${total.toLocaleString('en')} deliveries (published in ${(publishMs / 1000).toFixed(1)} s): ${deliveryRate.toFixed(0)} deliveries/s`);
     console.log(`worker CPU per delivery: ${(workerCpuMs / total).toFixed(2)} ms`);
+    const perDelivery = (k) => ((trafficAfter[k] - trafficBefore[k]) / total).toFixed(1);
+    const statements = Number.isNaN(trafficAfter.statements) ? '' : `${perDelivery('statements')} SQL statements, `;
+    console.log(`round trips per delivery (the backlog; every client of the database and of Redis): ${statements}${perDelivery('transactions')} database transactions, ${perDelivery('redis')} Redis commands (Lua script steps included)`);
     console.log(`autocannon POST to the same receiver (${ENDPOINTS * CONCURRENCY} connections): ${raw.rps.toFixed(0)} req/s`);
     console.log(`deliveries ÷ raw POST rate: ${(deliveryRate / raw.rps).toFixed(2)}`);
     console.log(`the worker's outbound client alone (no database, no queue): ${clientRate.toFixed(0)} POST/s (deliveries ÷ that: ${(deliveryRate / clientRate).toFixed(2)})`);
