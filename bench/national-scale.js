@@ -15,7 +15,8 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/national-scale.js
  *   (BENCH_ROWS, BENCH_NO_ROWS, BENCH_QUERIES=100 per class, BENCH_SECONDS, BENCH_KEEP_DB=<name>
- *    to reuse an imported database, BENCH_SKIP_EMBEDDED=1)
+ *    to reuse an imported database, BENCH_SKIP_EMBEDDED=1, BENCH_ONLY=import for steps 1-2 only,
+ *    BENCH_KEEP_FILES=1 to keep the generated files in the temporary directory for the next run)
  */
 const { spawnSync } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
@@ -142,6 +143,7 @@ async function main() {
       }
       psql(dbUrl, ['-c', 'DROP TABLE IF EXISTS plain_gb; DROP TABLE IF EXISTS plain_no']);
     }
+    if (process.env.BENCH_ONLY === 'import') return out;
 
     const client = new Client({ connectionString: dbUrl });
     await client.connect();
@@ -222,7 +224,7 @@ async function main() {
     await stop(app);
     if (!process.env.BENCH_KEEP_DB) {
       psql(admin, ['-c', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
-      for (const f of [gbFile, noFile]) if (existsSync(f)) unlinkSync(f);
+      if (process.env.BENCH_KEEP_FILES !== '1') for (const f of [gbFile, noFile]) if (existsSync(f)) unlinkSync(f);
     }
   }
 }

@@ -5,9 +5,9 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import type { CountryCode } from '../../registers/register-table';
 import { BUNDLED_DATASET } from '../seed/bundled-sample';
 import { addCounts, CompanyRow, CompanyWriter, copyTextLine, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
+import { CopyBlocks } from './copy-blocks';
 import { searchIndexes } from './search-indexes';
 
-const COPY_BLOCK_CHARS = 64 * 1024;
 /** How far the file may be read ahead of Postgres: reading and COPY overlap, memory stays bounded. */
 const COPY_AHEAD_BYTES = 4 * 1024 * 1024;
 const ASIDE = 'company_bulk_aside';
@@ -36,7 +36,7 @@ export class PostgresBulkWriter implements CompanyWriter {
   private client?: PoolClient;
   private copy?: ReturnType<typeof copyFrom>;
   private copyDone?: Promise<void>;
-  private buffered = '';
+  private readonly buffered = new CopyBlocks();
   /**
    * The current batch as the bytes sent to COPY, kept until it commits: replayed through the
    * upsert if it fails. Bytes, not the line strings: those would keep alive the file's text
@@ -118,17 +118,19 @@ export class PostgresBulkWriter implements CompanyWriter {
 
   private writeLine(line: string): Promise<void> | void {
     this.inBatch += 1;
-    this.buffered += line;
-    if (this.inBatch >= this.batchSize) return this.commitBatch();
-    if (this.buffered.length < COPY_BLOCK_CHARS) return;
-    return this.flushBlock();
+    const full = this.buffered.add(line);
+    if (this.inBatch >= this.batchSize) return full ? this.sendThenCommit(full) : this.commitBatch();
+    if (full) return this.sendBlock(full);
   }
 
-  /** Moves what is buffered into the batch's bytes, and to COPY unless the batch already failed. */
-  private flushBlock(): Promise<void> | void {
-    if (!this.copy && !this.upsertMode && !this.copyFailed) return this.openCopy().then(() => this.flushBlock());
-    const block = Buffer.from(this.buffered);
-    this.buffered = '';
+  private async sendThenCommit(block: Buffer): Promise<void> {
+    await this.sendBlock(block);
+    await this.commitBatch();
+  }
+
+  /** Adds a block to the batch's bytes, and sends it to COPY unless the batch already failed. */
+  private sendBlock(block: Buffer): Promise<void> | void {
+    if (!this.copy && !this.upsertMode && !this.copyFailed) return this.openCopy().then(() => this.sendBlock(block));
     this.blocks.push(block);
     if (this.upsertMode || this.copyFailed) return;
     const copy = this.copy!;
@@ -155,7 +157,7 @@ export class PostgresBulkWriter implements CompanyWriter {
     const count = this.inBatch;
     this.inBatch = 0;
     if (count === 0) return;
-    if (this.buffered.length > 0) await this.flushBlock();
+    if (this.buffered.length > 0) await this.sendBlock(this.buffered.take());
     const blocks = this.blocks;
     this.blocks = [];
     if (!this.upsertMode) {

@@ -3,9 +3,9 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { addCounts, CompanyRow, CompanyWriter, copyTextLine, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
+import { CopyBlocks } from './copy-blocks';
 
 const STAGING = 'company_import_staging';
-const COPY_BLOCK_CHARS = 64 * 1024;
 
 /** A row's COPY line behind its sequence number in the file (the staging table's first column). */
 export function copyLine(r: CompanyRow, seq: number): string {
@@ -35,7 +35,7 @@ export class PostgresCopyWriter implements CompanyWriter {
   private readonly lanes = [new Lane(), new Lane()];
   private current = 0;
   private inBatch = 0;
-  private buffered = '';
+  private readonly buffered = new CopyBlocks();
   private seq = 0;
   private readonly totals: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
   private readonly countries = new Set<string>();
@@ -95,12 +95,10 @@ export class PostgresCopyWriter implements CompanyWriter {
     this.countries.add(row.country);
     this.seq += 1;
     this.inBatch += 1;
-    // Lines go to COPY in blocks of ~64 kB: one CopyData message per row would cost more than the row.
-    this.buffered += copyLine(row, this.seq);
+    // Lines go to COPY in blocks: one CopyData message per row would cost more than the row.
+    const full = this.buffered.add(copyLine(row, this.seq));
+    const ready = full ? lane.copy!.write(full) : true;
     if (this.inBatch >= this.batchSize) return this.rotate();
-    if (this.buffered.length < COPY_BLOCK_CHARS) return;
-    const ready = lane.copy!.write(this.buffered);
-    this.buffered = '';
     if (!ready) return Promise.race([once(lane.copy!, 'drain'), lane.copyDone!]).then(() => undefined);
   }
 
@@ -110,8 +108,7 @@ export class PostgresCopyWriter implements CompanyWriter {
     const other = this.lanes[1 - this.current];
     const copy = lane.copy!;
     lane.copy = undefined;
-    copy.end(this.buffered);
-    this.buffered = '';
+    copy.end(this.buffered.take());
     await lane.copyDone;
     await other.upsert;
     lane.upsert = this.upsert(lane);
