@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { DatasetFileError, Rejection } from './dataset-row';
+import { textChunks } from './text-chunks';
 
 export type CsvItem = { kind: 'record'; fields: string[]; line: number } | { kind: 'rejected'; rejection: Rejection };
 
@@ -37,7 +38,6 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
   const relaxQuotes = options.relaxQuotes ?? false;
   const maxRecordChars = options.maxRecordChars ?? 4 * 1024 * 1024;
   const keep = options.keep ?? { columns: null };
-  input.setEncoding('utf8');
   let pending = '';
   let line = 1;
   let first = true;
@@ -182,7 +182,7 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
     return { items, rest: n };
   };
 
-  for await (const chunk of input as AsyncIterable<string>) {
+  for await (const chunk of textChunks(input)) {
     const text = pending === '' ? chunk : pending + chunk;
     const { items, rest } = parse(text, false);
     pending = rest < text.length ? text.slice(rest) : '';

@@ -21,6 +21,7 @@ describe('jsonArrayElements', () => {
     null,
     true,
     { æøå: 'Brønnøysund', emoji: '😀', nested: { deep: { deeper: [{}] } } },
+    { backslashes: ['\\', '\\\\', 'a\\"b', '\\\\"]}', '"\\', ''] },
   ];
   const text = `\ufeff [\n ${values.map((v) => JSON.stringify(v, null, 2)).join(' ,\n')} \n] \n`;
 

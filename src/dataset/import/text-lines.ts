@@ -1,14 +1,14 @@
 import type { Readable } from 'node:stream';
+import { textChunks } from './text-chunks';
 
 /**
  * Lines of a UTF-8 stream with their 1-based numbers (\n or \r\n), the lines of each chunk
  * as one array, read as the consumer asks: one chunk of the file is held at a time.
  */
 export async function* textLines(input: Readable, maxLineBytes = 64 * 1024 * 1024): AsyncGenerator<Array<{ line: string; number: number }>> {
-  input.setEncoding('utf8');
   let pending = '';
   let number = 0;
-  for await (const chunk of input as AsyncIterable<string>) {
+  for await (const chunk of textChunks(input)) {
     const lines: Array<{ line: string; number: number }> = [];
     let start = 0;
     let nl = chunk.indexOf('\n');

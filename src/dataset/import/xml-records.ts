@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import * as sax from 'sax';
 import { DatasetFileError } from './dataset-row';
+import { textChunks } from './text-chunks';
 
 /** A small element tree of one record (names without namespace prefix). */
 export interface XmlNode {
@@ -101,9 +102,7 @@ export async function* xmlRecords(input: Readable, options: { recordElement: str
     // sax keeps going once the error is cleared; the record is reported as broken.
     (parser as unknown as { error: Error | null }).error = null;
   };
-
-  input.setEncoding('utf8');
-  for await (const chunk of input as AsyncIterable<string>) {
+  for await (const chunk of textChunks(input)) {
     parser.write(chunk);
     if (out.length) yield out.splice(0);
   }
