@@ -7,21 +7,52 @@ import type { CountryCode } from '../registers/register-table';
  * in one transaction: searches see the old counts or the new ones. Run after every write to
  * the company table (the importer, the seed); counting is one pass over the country's names.
  */
-export async function refreshWordCounts(dataSource: DataSource, country: CountryCode): Promise<void> {
+export async function refreshWordCounts(dataSource: DataSource, country: CountryCode, known: KnownWordCounts | null = null): Promise<void> {
   await dataSource.transaction(async (m: EntityManager) => {
-    // One pass over millions of names may outlast the pool's statement timeout.
+    // One pass over millions of names may outlast the pool's statement timeout; its hash of
+    // words fits in memory instead of spilling to disk.
     await m.query(`SET LOCAL statement_timeout = 0`);
+    await m.query(`SET LOCAL work_mem = '256MB'`);
     await m.query(`DELETE FROM company_word WHERE country = $1`, [country]);
+    if (known) await insertWordCounts(m, country, known.words);
+    else {
+      await m.query(
+        `INSERT INTO company_word (country, word, companies)
+         SELECT $1, w, count(*) FROM company, unnest(string_to_array(name_normalized, ' ')) AS w
+         WHERE country = $1 GROUP BY w`,
+        [country],
+      );
+    }
+    const companies = known ? `$2::bigint` : `(SELECT count(*) FROM company WHERE country = $1)`;
     await m.query(
-      `INSERT INTO company_word (country, word, companies)
-       SELECT $1, w, count(*) FROM company, unnest(string_to_array(name_normalized, ' ')) AS w
-       WHERE country = $1 GROUP BY w`,
-      [country],
-    );
-    await m.query(
-      `INSERT INTO dataset_country (country, companies, refreshed_at) SELECT $1, count(*), now() FROM company WHERE country = $1
+      `INSERT INTO dataset_country (country, companies, refreshed_at) VALUES ($1, ${companies}, now())
        ON CONFLICT (country) DO UPDATE SET companies = EXCLUDED.companies, refreshed_at = EXCLUDED.refreshed_at`,
-      [country],
+      known ? [country, known.companies] : [country],
     );
   });
+}
+
+/** Word counts a writer kept while the rows went in (see WordTally): the same as counting the table. */
+export interface KnownWordCounts {
+  words: ReadonlyMap<string, number>;
+  companies: number;
+}
+
+/** Words per statement: the arrays of one statement stay a few megabytes. */
+const WORDS_PER_STATEMENT = 100_000;
+
+async function insertWordCounts(m: EntityManager, country: CountryCode, counts: ReadonlyMap<string, number>): Promise<void> {
+  let words: string[] = [];
+  let companies: number[] = [];
+  const flush = async () => {
+    await m.query(`INSERT INTO company_word (country, word, companies) SELECT $1, w, n FROM unnest($2::text[], $3::int[]) AS t(w, n)`, [country, words, companies]);
+    words = [];
+    companies = [];
+  };
+  for (const [word, n] of counts) {
+    words.push(word);
+    companies.push(n);
+    if (words.length >= WORDS_PER_STATEMENT) await flush();
+  }
+  if (words.length > 0) await flush();
 }

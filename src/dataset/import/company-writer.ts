@@ -1,3 +1,4 @@
+import type { KnownWordCounts } from '../word-counts';
 import type { DatasetRow } from './dataset-row';
 
 /** A dataset row with what the pipeline adds: the folded name and the import's provenance. */
@@ -32,6 +33,8 @@ export interface CompanyWriter {
   abort(): Promise<void>;
   /** Work after the rows are in that may run beside the word-count refresh (index builds). */
   afterLoad?(): Promise<void>;
+  /** The country's word counts, when the writer kept them while writing (after `finish`). */
+  wordCounts?(): KnownWordCounts | null;
 }
 
 /** Columns of the company table a writer fills, in COPY / VALUES order. */

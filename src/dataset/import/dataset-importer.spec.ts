@@ -11,6 +11,7 @@ import { dateFromFileName, importDataset, ImportOptions, resolveFormat } from '.
 import { formatImportSummary } from './import-summary';
 import { markInterruptedImports } from './interrupted-imports';
 import { seedBundledSample } from '../seed/bundled-sample';
+import { refreshWordCounts } from '../word-counts';
 
 const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 // Starting PGlite (WASM) takes seconds on a busy 2-core machine.
@@ -43,6 +44,10 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
     writeFileSync(path, data);
     return path;
   };
+  const wordCounts = async (country: string) => ({
+    words: (await dataSource.query(`SELECT word, companies FROM company_word WHERE country = $1 ORDER BY word`, [country])) as Array<{ word: string; companies: number }>,
+    companies: Number(((await dataSource.query(`SELECT companies FROM dataset_country WHERE country = $1`, [country])) as Array<{ companies: string }>)[0].companies),
+  });
   const companies = async (country: string) =>
     (await dataSource.query(
       `SELECT registration_number, name, name_normalized, status, status_category, legal_form, city, incorporation_date, source_kind, dataset_name, produced_at, other_numbers
@@ -216,10 +221,29 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       const rows = await companies('GB');
       expect(rows.map((r) => r.registration_number).sort()).toEqual([...new Set([...sampleNumbers, '08209948', '11399177', '12778855'])].sort());
       expect(rows.find((r) => r.registration_number === '12778855')?.name).toBe('! LIMITED AGAIN');
+      const counted = await wordCounts('GB');
+      await refreshWordCounts(dataSource, 'GB');
+      expect(await wordCounts('GB')).toEqual(counted);
       const indexes = (await dataSource.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'company' AND indexname LIKE '%_gb'`)) as Array<{ indexname: string }>;
       expect(indexes.map((i) => i.indexname).sort()).toEqual(['company_rank_gb', 'company_words_gb']);
       // Now the dataset is not empty: the next import upserts.
       expect((await run({ country: 'GB', file: file('again.csv', fixtureText(GB_SAMPLE)) })).writer).toBe('postgres-copy');
+    });
+
+    it('keeps the word counts while loading an empty dataset: the same as counting the table, and a re-import changes nothing', async () => {
+      await seedBundledSample(dataSource);
+      const csv = fixtureText(GB_SAMPLE).split('\n').filter(Boolean);
+      // A name folded to '' has no word, one with a repeated word counts it twice, as the SQL does.
+      const lines = [csv[0], csv[1].replace('"! LIMITED"', '"!!!"'), csv[2].replace(/^"[^"]*"/, '"ALPHA ALPHA BETA LIMITED"'), ...csv.slice(3)];
+      const path = file('BasicCompanyData-words.csv', `${lines.join('\n')}\n`);
+      expect((await run({ country: 'GB', file: path, batchSize: 2 })).writer).toBe('postgres-copy-bulk');
+      const kept = await wordCounts('GB');
+      expect(kept.words.find((w) => w.word === 'alpha')?.companies).toBe(2);
+      await refreshWordCounts(dataSource, 'GB');
+      expect(await wordCounts('GB')).toEqual(kept);
+      const again = await run({ country: 'GB', file: path });
+      expect(again).toMatchObject({ writer: 'postgres-copy', inserted: 0, updated: 0, unchanged: lines.length - 1 });
+      expect(await wordCounts('GB')).toEqual(kept);
     });
 
     it('leaves an import alone while it beats (another process on the same Postgres)', async () => {

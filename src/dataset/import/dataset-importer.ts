@@ -275,10 +275,9 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
       throw new DatasetFileError(`no ${format.id} record in the file: expected ${format.expects}`);
     }
     const counts = await writer.finish();
-    await Promise.all([writer.afterLoad?.(), refreshWordCounts(options.dataSource, country)]);
-    await untimed(options.dataSource, `ANALYZE company`);
+    await Promise.all([writer.afterLoad?.(), refreshWordCounts(options.dataSource, country, writer.wordCounts?.() ?? null)]);
+    const [, datasetRows] = await Promise.all([untimed(options.dataSource, `ANALYZE company`), countDatasetRows(options.dataSource, country, datasetName)]);
     progress.stop(snapshot());
-    const datasetRows = await countDatasetRows(options.dataSource, country, datasetName);
     const seconds = (Date.now() - startedAt) / 1000;
     const summary: ImportSummary = {
       country,

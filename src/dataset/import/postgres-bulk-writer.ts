@@ -7,6 +7,8 @@ import { BUNDLED_DATASET } from '../seed/bundled-sample';
 import { addCounts, CompanyRow, CompanyWriter, copyTextLine, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
 import { CopyBlocks } from './copy-blocks';
 import { searchIndexes } from './search-indexes';
+import { WordTally } from '../word-tally';
+import type { KnownWordCounts } from '../word-counts';
 
 /** How far the file may be read ahead of Postgres: reading and COPY overlap, memory stays bounded. */
 const COPY_AHEAD_BYTES = 4 * 1024 * 1024;
@@ -49,6 +51,8 @@ export class PostgresBulkWriter implements CompanyWriter {
   private copyFailed = false;
   private started = false;
   private readonly totals: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
+  /** The words of the rows COPY wrote, while it wrote them all (not once the upsert took over). */
+  private readonly tally = new WordTally();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -57,8 +61,14 @@ export class PostgresBulkWriter implements CompanyWriter {
   ) {}
 
   write(row: CompanyRow): Promise<void> | void {
+    this.tally.add(row.nameNormalized);
     if (!this.started) return this.start().then(() => this.writeLine(copyTextLine(row)));
     return this.writeLine(copyTextLine(row));
+  }
+
+  /** The country's word counts and number of companies after `finish`, when they were kept. */
+  wordCounts(): KnownWordCounts | null {
+    return this.tally.result();
   }
 
   async finish(): Promise<WriteCounts> {
@@ -66,7 +76,10 @@ export class PostgresBulkWriter implements CompanyWriter {
     await this.commitBatch();
     const client = this.client!;
     // The sample's companies that the file did not have come back; the file's own win.
-    await client.query(`INSERT INTO company (${WRITE_COLUMNS.join(', ')}) SELECT ${WRITE_COLUMNS.join(', ')} FROM ${ASIDE} ON CONFLICT (country, registration_number) DO NOTHING`);
+    const { rows } = await client.query<{ name_normalized: string }>(
+      `INSERT INTO company (${WRITE_COLUMNS.join(', ')}) SELECT ${WRITE_COLUMNS.join(', ')} FROM ${ASIDE} ON CONFLICT (country, registration_number) DO NOTHING RETURNING name_normalized`,
+    );
+    for (const row of rows) this.tally.add(row.name_normalized);
     await client.query(`DROP TABLE IF EXISTS ${ASIDE}; DROP TABLE IF EXISTS ${STAGING}`);
     await this.release();
     return { ...this.totals };
@@ -111,6 +124,9 @@ export class PostgresBulkWriter implements CompanyWriter {
     this.client = (await this.runner.connect()) as PoolClient;
     await this.client.query(`SET statement_timeout = 0`);
     await this.client.query(`SET work_mem = '64MB'`);
+    // A batch's commit need not wait for its WAL to reach the disk: a crash loses at most the
+    // last batches, and the import, then recorded as interrupted, is run again anyway.
+    await this.client.query(`SET synchronous_commit = off`);
     await this.client.query(`CREATE TEMPORARY TABLE ${ASIDE} AS SELECT * FROM company WHERE country = $1`, [this.country]);
     await this.client.query(`DELETE FROM company WHERE country = $1`, [this.country]);
     for (const index of searchIndexes(this.country)) await this.client.query(`DROP INDEX IF EXISTS ${index.name}`);
@@ -175,6 +191,7 @@ export class PostgresBulkWriter implements CompanyWriter {
         this.copyError(err);
       }
       this.upsertMode = true;
+      this.tally.abandon();
     }
     await this.upsert(blocks);
   }

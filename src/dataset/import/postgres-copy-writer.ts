@@ -147,6 +147,9 @@ export class PostgresCopyWriter implements CompanyWriter {
     await lane.client.query(`SET statement_timeout = 0`);
     await lane.client.query(`SET work_mem = '64MB'`);
     await lane.client.query(`SET gin_pending_list_limit = '64MB'`);
+    // An upsert's commit need not wait for its WAL to reach the disk: a crash loses at most the
+    // last batches, and the import, then recorded as interrupted, is run again anyway.
+    await lane.client.query(`SET synchronous_commit = off`);
     await lane.client.query(`
       CREATE TEMPORARY TABLE IF NOT EXISTS ${STAGING} (
         seq bigint NOT NULL,

@@ -1,0 +1,17 @@
+import { WordTally } from './word-tally';
+
+describe('WordTally', () => {
+  it('counts the words of folded names as the SQL refresh does: split on spaces, repeats counted, none for an empty name', () => {
+    const tally = new WordTally();
+    for (const name of ['acme ltd', 'acme acme holdings ltd', '']) tally.add(name);
+    expect(tally.result()).toEqual({ words: new Map([['acme', 3], ['ltd', 2], ['holdings', 1]]), companies: 3 });
+  });
+
+  it('has no result once abandoned', () => {
+    const tally = new WordTally();
+    tally.add('acme ltd');
+    tally.abandon();
+    tally.add('other ltd');
+    expect(tally.result()).toBeNull();
+  });
+});
