@@ -246,6 +246,25 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       expect(await wordCounts('GB')).toEqual(kept);
     });
 
+    it('reads on while a batch commits, and a number repeated batches later still ends with its last occurrence', async () => {
+      const [header, template] = fixtureText(GB_SAMPLE).split('\n');
+      const line = (n: number, name: string) => template.replace('"! LIMITED","12778855"', `"${name}","${String(n).padStart(8, '0')}"`);
+      const lines = Array.from({ length: 60 }, (_, i) => line(i + 1, `COMPANY ${i + 1} LIMITED`));
+      // Number 3 again in the fifth batch of five rows, number 21 in the batch right after its own.
+      lines.splice(22, 0, line(3, 'COMPANY THREE AGAIN LIMITED'));
+      lines.splice(27, 0, line(21, 'COMPANY TWENTY ONE AGAIN LIMITED'));
+      const summary = await run({ country: 'GB', file: file('BasicCompanyData-late-repeat.csv', `${[header, ...lines].join('\n')}\n`), batchSize: 5 });
+      expect(summary).toMatchObject({ writer: 'postgres-copy-bulk', rows: 62, datasetRows: 60 });
+      const rows = await companies('GB');
+      expect(rows).toHaveLength(60);
+      expect(rows.find((r) => r.registration_number === '00000003')?.name).toBe('COMPANY THREE AGAIN LIMITED');
+      expect(rows.find((r) => r.registration_number === '00000021')?.name).toBe('COMPANY TWENTY ONE AGAIN LIMITED');
+      expect(rows.find((r) => r.registration_number === '00000060')?.name).toBe('COMPANY 60 LIMITED');
+      const counted = await wordCounts('GB');
+      await refreshWordCounts(dataSource, 'GB');
+      expect(await wordCounts('GB')).toEqual(counted);
+    });
+
     it('leaves an import alone while it beats (another process on the same Postgres)', async () => {
       await dataSource.query(
         `INSERT INTO dataset_import (country, dataset_name, format, file_name, produced_at, status, heartbeat_at) VALUES ('NO', 'x', 'enheter-json', 'f', now(), 'running', now())`,

@@ -23,6 +23,27 @@ export async function isEmptyDataset(dataSource: DataSource, country: CountryCod
   return !rows[0].taken;
 }
 
+/** One batch of rows on its way into the table: committed by its COPY, or else by the upsert. */
+interface Batch {
+  /**
+   * Its rows as the bytes of COPY, kept until it commits: replayed through the upsert if it
+   * fails. Bytes, not the line strings: those would keep alive the file's text they were cut from.
+   */
+  blocks: Buffer[];
+  /** How many of `blocks` went to its COPY, and the bytes of the others. */
+  sent: number;
+  unsent: number;
+  rows: number;
+  copy?: ReturnType<typeof copyFrom>;
+  copyDone?: Promise<void>;
+  /** Its COPY failed on a key the table had: the batch goes through the upsert. */
+  failed: boolean;
+}
+
+function newBatch(): Batch {
+  return { blocks: [], sent: 0, unsent: 0, rows: 0, failed: false };
+}
+
 /**
  * The import of a register into an empty dataset on Postgres, at the speed of COPY: the
  * country's search indexes are dropped, rows stream by `COPY … FROM STDIN` straight into
@@ -36,19 +57,17 @@ export async function isEmptyDataset(dataSource: DataSource, country: CountryCod
 export class PostgresBulkWriter implements CompanyWriter {
   private runner?: QueryRunner;
   private client?: PoolClient;
-  private copy?: ReturnType<typeof copyFrom>;
-  private copyDone?: Promise<void>;
   private readonly buffered = new CopyBlocks();
+  private current = newBatch();
   /**
-   * The current batch as the bytes sent to COPY, kept until it commits: replayed through the
-   * upsert if it fails. Bytes, not the line strings: those would keep alive the file's text
-   * they were cut from.
+   * The previous batch's commit (or upsert) while it runs. The file is read on meanwhile, up to
+   * COPY_AHEAD_BYTES of the next batch: waiting for each commit with nothing to do cost a
+   * tenth of the load's time on the GB file.
    */
-  private blocks: Buffer[] = [];
-  private inBatch = 0;
+  private settling?: Promise<void>;
+  /** What made a batch's commit fail: thrown to the next `write` or `finish`. */
+  private failure?: unknown;
   private upsertMode = false;
-  /** The current batch's COPY failed on a key the table had: the batch goes through the upsert. */
-  private copyFailed = false;
   private started = false;
   private readonly totals: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
   /** The words of the rows COPY wrote, while it wrote them all (not once the upsert took over). */
@@ -73,7 +92,9 @@ export class PostgresBulkWriter implements CompanyWriter {
 
   async finish(): Promise<WriteCounts> {
     if (!this.started) await this.start();
-    await this.commitBatch();
+    await this.endBatch();
+    await this.settling;
+    if (this.failure) throw this.failure;
     const client = this.client!;
     // The sample's companies that the file did not have come back; the file's own win.
     const { rows } = await client.query<{ name_normalized: string }>(
@@ -103,11 +124,12 @@ export class PostgresBulkWriter implements CompanyWriter {
   }
 
   async abort(): Promise<void> {
-    if (this.copy) {
-      this.copy.destroy(new Error('import aborted'));
-      await this.copyDone?.catch(() => undefined);
-      this.copy = undefined;
+    const { copy, copyDone } = this.current;
+    if (copy) {
+      copy.destroy(new Error('import aborted'));
+      await copyDone?.catch(() => undefined);
     }
+    await this.settling;
     if (this.client) {
       await this.client
         .query(`INSERT INTO company (${WRITE_COLUMNS.join(', ')}) SELECT ${WRITE_COLUMNS.join(', ')} FROM ${ASIDE} ON CONFLICT (country, registration_number) DO NOTHING`)
@@ -133,67 +155,111 @@ export class PostgresBulkWriter implements CompanyWriter {
   }
 
   private writeLine(line: string): Promise<void> | void {
-    this.inBatch += 1;
+    const batch = this.current;
+    batch.rows += 1;
     const full = this.buffered.add(line);
-    if (this.inBatch >= this.batchSize) return full ? this.sendThenCommit(full) : this.commitBatch();
-    if (full) return this.sendBlock(full);
+    const sending = full ? this.push(batch, full) : undefined;
+    if (batch.rows < this.batchSize) return sending;
+    return sending ? sending.then(() => this.endBatch()) : this.endBatch();
   }
 
-  private async sendThenCommit(block: Buffer): Promise<void> {
-    await this.sendBlock(block);
-    await this.commitBatch();
+  /** Adds a block to the batch, and sends it to COPY when the connection is the batch's. */
+  private push(batch: Batch, block: Buffer): Promise<void> | void {
+    batch.blocks.push(block);
+    batch.unsent += block.length;
+    return this.pump(batch);
   }
 
-  /** Adds a block to the batch's bytes, and sends it to COPY unless the batch already failed. */
-  private sendBlock(block: Buffer): Promise<void> | void {
-    if (!this.copy && !this.upsertMode && !this.copyFailed) return this.openCopy().then(() => this.sendBlock(block));
-    this.blocks.push(block);
-    if (this.upsertMode || this.copyFailed) return;
-    const copy = this.copy!;
-    if (!copy.write(block)) return Promise.race([once(copy, 'drain'), this.copyDone!]).then(() => undefined, (err) => this.copyError(err));
+  private pump(batch: Batch): Promise<void> | void {
+    if (this.failure) throw this.failure;
+    if (this.upsertMode || batch.failed) return;
+    if (this.settling) {
+      // The previous batch still holds the connection: read on a little, then wait for it.
+      if (batch.unsent < COPY_AHEAD_BYTES) return;
+      return this.settling.then(() => this.pump(batch));
+    }
+    return this.send(batch);
   }
 
-  private copyError(err: unknown): void {
+  /** Sends the batch's blocks not sent yet to its COPY (opened on the first), as fast as Postgres takes them. */
+  private send(batch: Batch): Promise<void> | void {
+    if (batch.failed) return;
+    const copy = batch.copy ?? this.openCopy(batch);
+    while (batch.sent < batch.blocks.length) {
+      const block = batch.blocks[batch.sent++];
+      batch.unsent -= block.length;
+      if (!copy.write(block)) {
+        return Promise.race([once(copy, 'drain'), batch.copyDone!]).then(
+          () => this.send(batch),
+          (err) => this.copyError(batch, err),
+        );
+      }
+    }
+  }
+
+  private copyError(batch: Batch, err: unknown): void {
     if ((err as { code?: string }).code !== '23505') throw err;
-    this.copyFailed = true;
+    batch.failed = true;
   }
 
-  private async openCopy(): Promise<void> {
+  private openCopy(batch: Batch): ReturnType<typeof copyFrom> {
     const copy = this.client!.query(copyFrom(`COPY company (${WRITE_COLUMNS.join(', ')}) FROM STDIN`, { highWaterMark: COPY_AHEAD_BYTES }));
-    this.copy = copy;
-    this.copyDone = new Promise((resolve, reject) => {
+    batch.copy = copy;
+    batch.copyDone = new Promise((resolve, reject) => {
       copy.on('finish', resolve);
       copy.on('error', reject);
     });
-    this.copyDone.catch(() => undefined);
+    batch.copyDone.catch(() => undefined);
+    return copy;
   }
 
-  /** Ends the batch: its COPY commits, or, if the table had one of its keys, the upsert takes it. */
-  private async commitBatch(): Promise<void> {
-    const count = this.inBatch;
-    this.inBatch = 0;
-    if (count === 0) return;
-    if (this.buffered.length > 0) await this.sendBlock(this.buffered.take());
-    const blocks = this.blocks;
-    this.blocks = [];
+  /**
+   * Ends the current batch: it commits (or goes through the upsert) in the background while the
+   * next one fills. Waits only for the batch before it, so that at most one is settling.
+   */
+  private endBatch(): Promise<void> | void {
+    const batch = this.current;
+    if (batch.rows === 0) return;
+    this.current = newBatch();
+    if (this.buffered.length > 0) {
+      const rest = this.buffered.take();
+      batch.blocks.push(rest);
+      batch.unsent += rest.length;
+    }
+    const previous = this.settling;
+    const settling: Promise<void> = this.settle(batch, previous).then(
+      () => {
+        if (this.settling === settling) this.settling = undefined;
+      },
+      (err: unknown) => {
+        this.failure ??= err;
+        if (this.settling === settling) this.settling = undefined;
+      },
+    );
+    this.settling = settling;
+    return previous;
+  }
+
+  /** Commits a batch by its COPY, or, once a COPY met a key the table had, by the upsert. */
+  private async settle(batch: Batch, previous: Promise<void> | undefined): Promise<void> {
+    await previous;
+    if (this.failure) return;
     if (!this.upsertMode) {
-      if (!this.copy) await this.openCopy();
-      const copy = this.copy!;
-      this.copy = undefined;
-      if (!this.copyFailed) copy.end();
-      try {
-        await this.copyDone;
-        if (!this.copyFailed) {
-          this.totals.inserted += count;
+      await this.send(batch);
+      if (!batch.failed) {
+        batch.copy!.end();
+        try {
+          await batch.copyDone;
+          this.totals.inserted += batch.rows;
           return;
+        } catch (err) {
+          this.copyError(batch, err);
         }
-      } catch (err) {
-        this.copyError(err);
       }
       this.upsertMode = true;
       this.tally.abandon();
     }
-    await this.upsert(blocks);
+    await this.upsert(batch.blocks);
   }
 
   private async upsert(blocks: Buffer[]): Promise<void> {
