@@ -7,6 +7,12 @@ describe('WordTally', () => {
     expect(tally.result()).toEqual({ words: new Map([['acme', 3], ['ltd', 2], ['holdings', 1]]), companies: 3 });
   });
 
+  it('counts an empty word between two spaces, as string_to_array does', () => {
+    const tally = new WordTally();
+    tally.add('a  b ');
+    expect(tally.result()?.words).toEqual(new Map([['a', 1], ['', 2], ['b', 1]]));
+  });
+
   it('has no result once abandoned', () => {
     const tally = new WordTally();
     tally.add('acme ltd');
