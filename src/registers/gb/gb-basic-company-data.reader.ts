@@ -46,6 +46,24 @@ function gbNumber(raw: string | undefined): string {
 }
 
 /**
+ * A value of a column with few distinct values (status labels, dates), worked out once: on a
+ * file of millions of lines the regular expressions and Date checks per line added up. At most
+ * `limit` values are kept (then the memo starts again), so memory stays flat whatever the file.
+ */
+function memo<T>(compute: (value: string) => T, limit = 50_000): (value: string) => T {
+  let known = new Map<string, T>();
+  return (value) => {
+    let result = known.get(value);
+    if (result === undefined && !known.has(value)) {
+      result = compute(value); // a RecordRejected is thrown, not kept
+      if (known.size >= limit) known = new Map();
+      known.set(value, result);
+    }
+    return result as T;
+  };
+}
+
+/**
  * Companies House `BasicCompanyData` CSV (55 columns, quoted, header names with leading
  * spaces). One line per company; lines whose column count differs from the header are
  * rejected rather than read shifted.
@@ -54,7 +72,11 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
   const web = ctx.urls.WEB;
   let header: string[] | undefined;
   let col!: Record<string, number>;
+  let sicColumns: number[] = [];
   const keep: { columns: boolean[] | null } = { columns: null };
+  const statusOf = memo((label: string) => gbStatus(text(label)), 1_000);
+  const incorporationOf = memo((value: string) => dateDmy(value, 'IncorporationDate'));
+  const dissolutionOf = memo((value: string) => dateDmy(value, 'DissolutionDate'));
   for await (const batch of csvRecords(input, { keep })) {
     for (const item of batch) {
       if (item.kind === 'rejected') {
@@ -84,6 +106,7 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
           sic3: at('SICCode.SicText_3'),
           sic4: at('SICCode.SicText_4'),
         };
+        sicColumns = [col.sic1, col.sic2, col.sic3, col.sic4].filter((i) => i >= 0);
         // Only these columns are read from here on (the file has 55).
         keep.columns = header.map((_, i) => Object.values(col).includes(i));
         const missing = ['name', 'number', 'status', 'incorporation'].filter((k) => col[k] < 0);
@@ -99,14 +122,18 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
       }
       try {
         const registrationNumber = gbNumber(f[col.number]);
-        const sicCodes = [col.sic1, col.sic2, col.sic3, col.sic4].map((i) => (i >= 0 ? text(f[i]) : null)).filter((s): s is string => s !== null);
+        const sicCodes: string[] = [];
+        for (const i of sicColumns) {
+          const sic = text(f[i]);
+          if (sic !== null) sicCodes.push(sic);
+        }
         const get = (i: number) => (i >= 0 ? f[i] : undefined);
         yield row({
           country: 'GB',
           registrationNumber,
           otherNumbers: [],
           name: requiredName(f[col.name], 'CompanyName'),
-          ...gbStatus(text(f[col.status])),
+          ...statusOf(f[col.status]),
           legalForm: gbLegalForm(text(get(col.category))),
           address: formatChAddress({
             care_of: text(get(col.careOf)),
@@ -119,9 +146,9 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
             postal_code: text(get(col.postcode)),
           }),
           city: text(get(col.town)),
-          incorporationDate: dateDmy(f[col.incorporation], 'IncorporationDate'),
+          incorporationDate: incorporationOf(f[col.incorporation]),
           sourceUrl: `${web}/company/${registrationNumber}`,
-          extra: compactExtra({ sicCodes, dissolutionDate: dateDmy(get(col.dissolution), 'DissolutionDate') }),
+          extra: compactExtra({ sicCodes, dissolutionDate: col.dissolution >= 0 ? dissolutionOf(f[col.dissolution]) : null }),
         });
       } catch (err) {
         if (!(err instanceof RecordRejected)) throw err;
