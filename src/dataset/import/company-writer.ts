@@ -35,6 +35,8 @@ export interface CompanyWriter {
   afterLoad?(): Promise<void>;
   /** The country's word counts, when the writer kept them while writing (after `finish`). */
   wordCounts?(): KnownWordCounts | null;
+  /** The imported dataset's rows in the table, when the writer knows them without a count (after `finish`). */
+  datasetRows?(): number | null;
 }
 
 /** Columns of the company table a writer fills, in COPY / VALUES order. */

@@ -236,7 +236,9 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       // A name folded to '' has no word, one with a repeated word counts it twice, as the SQL does.
       const lines = [csv[0], csv[1].replace('"! LIMITED"', '"!!!"'), csv[2].replace(/^"[^"]*"/, '"ALPHA ALPHA BETA LIMITED"'), ...csv.slice(3)];
       const path = file('BasicCompanyData-words.csv', `${lines.join('\n')}\n`);
-      expect((await run({ country: 'GB', file: path, batchSize: 2 })).writer).toBe('postgres-copy-bulk');
+      const first = await run({ country: 'GB', file: path, batchSize: 2 });
+      expect(first).toMatchObject({ writer: 'postgres-copy-bulk', datasetRows: lines.length - 1 });
+      expect(first.datasetRows).toBe(Number(((await dataSource.query(`SELECT count(*) AS n FROM company WHERE country = 'GB' AND dataset_name = $1`, [first.datasetName])) as Array<{ n: string }>)[0].n));
       const kept = await wordCounts('GB');
       expect(kept.words.find((w) => w.word === 'alpha')?.companies).toBe(2);
       await refreshWordCounts(dataSource, 'GB');

@@ -276,7 +276,10 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
     }
     const counts = await writer.finish();
     await Promise.all([writer.afterLoad?.(), refreshWordCounts(options.dataSource, country, writer.wordCounts?.() ?? null)]);
-    const [, datasetRows] = await Promise.all([untimed(options.dataSource, `ANALYZE company`), countDatasetRows(options.dataSource, country, datasetName)]);
+    const [, datasetRows] = await Promise.all([
+      untimed(options.dataSource, `ANALYZE company`),
+      writer.datasetRows?.() ?? countDatasetRows(options.dataSource, country, datasetName),
+    ]);
     progress.stop(snapshot());
     const seconds = (Date.now() - startedAt) / 1000;
     const summary: ImportSummary = {

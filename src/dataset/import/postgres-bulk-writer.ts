@@ -72,6 +72,9 @@ export class PostgresBulkWriter implements CompanyWriter {
   private readonly totals: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
   /** The words of the rows COPY wrote, while it wrote them all (not once the upsert took over). */
   private readonly tally = new WordTally();
+  private datasetName?: string;
+  /** Rows of the sample put back that belong to the imported dataset (it was given the sample's name). */
+  private putBackOfDataset = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -81,6 +84,7 @@ export class PostgresBulkWriter implements CompanyWriter {
 
   write(row: CompanyRow): Promise<void> | void {
     this.tally.add(row.nameNormalized);
+    this.datasetName ??= row.datasetName;
     if (!this.started) return this.start().then(() => this.writeLine(copyTextLine(row)));
     return this.writeLine(copyTextLine(row));
   }
@@ -90,6 +94,14 @@ export class PostgresBulkWriter implements CompanyWriter {
     return this.tally.result();
   }
 
+  /**
+   * The imported dataset's rows in the table after `finish`, known without a count (a scan of
+   * the whole table, every country's rows) while every batch went in by COPY.
+   */
+  datasetRows(): number | null {
+    return this.upsertMode ? null : this.totals.inserted + this.putBackOfDataset;
+  }
+
   async finish(): Promise<WriteCounts> {
     if (!this.started) await this.start();
     await this.endBatch();
@@ -97,10 +109,13 @@ export class PostgresBulkWriter implements CompanyWriter {
     if (this.failure) throw this.failure;
     const client = this.client!;
     // The sample's companies that the file did not have come back; the file's own win.
-    const { rows } = await client.query<{ name_normalized: string }>(
-      `INSERT INTO company (${WRITE_COLUMNS.join(', ')}) SELECT ${WRITE_COLUMNS.join(', ')} FROM ${ASIDE} ON CONFLICT (country, registration_number) DO NOTHING RETURNING name_normalized`,
+    const { rows } = await client.query<{ name_normalized: string; dataset_name: string }>(
+      `INSERT INTO company (${WRITE_COLUMNS.join(', ')}) SELECT ${WRITE_COLUMNS.join(', ')} FROM ${ASIDE} ON CONFLICT (country, registration_number) DO NOTHING RETURNING name_normalized, dataset_name`,
     );
-    for (const row of rows) this.tally.add(row.name_normalized);
+    for (const row of rows) {
+      this.tally.add(row.name_normalized);
+      if (row.dataset_name === this.datasetName) this.putBackOfDataset += 1;
+    }
     await client.query(`DROP TABLE IF EXISTS ${ASIDE}; DROP TABLE IF EXISTS ${STAGING}`);
     await this.release();
     return { ...this.totals };
