@@ -5,7 +5,8 @@ import type { CountryCode } from '../registers/register-table';
  * Rebuilds the word dictionary of one country (`company_word`: each folded word of its names
  * with the number of companies whose name holds it) and its company count (`dataset_country`),
  * in one transaction: searches see the old counts or the new ones. Run after every write to
- * the company table (the importer, the seed); counting is one pass over the country's names.
+ * the company table (the importer, the seed); counting is one pass over the country's names,
+ * unless the importer kept the counts while the rows went in (`known`).
  */
 export async function refreshWordCounts(dataSource: DataSource, country: CountryCode, known: KnownWordCounts | null = null): Promise<void> {
   await dataSource.transaction(async (m: EntityManager) => {
