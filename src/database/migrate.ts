@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { isPGlite } from './engine';
 
 // Any constant works; it only has to be the same in every process of this service.
 const MIGRATION_LOCK_KEY = 7_336_911_201;
@@ -11,8 +12,7 @@ const MIGRATION_LOCK_KEY = 7_336_911_201;
  */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   const logger = new Logger('Migrations');
-  const isPGlite = typeof (dataSource.options as { driver?: unknown }).driver === 'object';
-  const lock = isPGlite ? undefined : dataSource.createQueryRunner();
+  const lock = isPGlite(dataSource) ? undefined : dataSource.createQueryRunner();
   try {
     if (lock) {
       await lock.connect();

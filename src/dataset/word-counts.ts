@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CountryCode } from '../registers/register-table';
+import { isPGlite } from '../database/engine';
 
 /**
  * Rebuilds the word dictionary of one country (`company_word`: each folded word of its names
@@ -10,10 +11,11 @@ import type { CountryCode } from '../registers/register-table';
  */
 export async function refreshWordCounts(dataSource: DataSource, country: CountryCode, known: KnownWordCounts | null = null): Promise<void> {
   await dataSource.transaction(async (m: EntityManager) => {
-    // One pass over millions of names may outlast the pool's statement timeout; its hash of
-    // words fits in memory instead of spilling to disk.
+    // One pass over millions of names may outlast the pool's statement timeout. On a Postgres
+    // server its hash of words fits in memory instead of spilling to disk; not on PGlite, whose
+    // WebAssembly heap only grows: the embedded service would keep that memory for good.
     await m.query(`SET LOCAL statement_timeout = 0`);
-    await m.query(`SET LOCAL work_mem = '256MB'`);
+    if (!known && !isPGlite(dataSource)) await m.query(`SET LOCAL work_mem = '256MB'`);
     await m.query(`DELETE FROM company_word WHERE country = $1`, [country]);
     if (known) await insertWordCounts(m, country, known.words);
     else {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { createTestDataSource, TestBackend } from '../../../test/support/database';
 import { makeZip } from '../../../test/support/zip';
 import type { AppConfig } from '../../core/config/app-config';
@@ -54,6 +54,27 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
        FROM company WHERE country = $1 ORDER BY registration_number`,
       [country],
     )) as Array<Record<string, unknown>>;
+
+  it('counts words from the table with a large work_mem on a Postgres server only (PGlite keeps whatever its heap grows to)', async () => {
+    const statements: string[] = [];
+    const transaction = dataSource.transaction.bind(dataSource) as (run: (m: EntityManager) => Promise<unknown>) => Promise<unknown>;
+    const spy = jest.spyOn(dataSource, 'transaction').mockImplementation(((run: (m: EntityManager) => Promise<unknown>) =>
+      transaction(async (m) => {
+        const query = m.query.bind(m);
+        m.query = ((sql: string, parameters?: unknown[]) => {
+          statements.push(sql);
+          return query(sql, parameters);
+        }) as typeof m.query;
+        return run(m);
+      })) as never);
+    try {
+      await refreshWordCounts(dataSource, 'GB');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(statements.some((sql) => sql.includes('string_to_array'))).toBe(true);
+    expect(statements.some((sql) => /work_mem/.test(sql))).toBe(backend === 'postgres');
+  });
 
   it('imports the real GB sample, and a re-import changes nothing and duplicates nothing', async () => {
     const path = file('BasicCompanyData-sample.csv', fixtureText(GB_SAMPLE));

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DataSource } from 'typeorm';
+import { isPGlite } from '../../database/engine';
 import type { AppConfig } from '../../core/config/app-config';
 import { COUNTRY_CODES, CountryCode, findRegister } from '../../registers/register-table';
 import { normalizeName } from '../normalize-name';
@@ -140,10 +141,6 @@ export function dateFromFileName(file: string): Date | null {
 function clean(value: string | null): string | null {
   // Postgres text cannot hold NUL.
   return value !== null && value.includes('\u0000') ? value.replace(/\u0000/g, '') : value;
-}
-
-function isPGlite(dataSource: DataSource): boolean {
-  return typeof (dataSource.options as { driver?: unknown }).driver === 'object';
 }
 
 class Tally {

@@ -1,12 +1,9 @@
 import type { DataSource } from 'typeorm';
+import { isPGlite } from '../../database/engine';
 
 /** An import on Postgres that has not said it is alive for this long is dead (it beats every HEARTBEAT_MS). */
 export const STALE_AFTER_MS = 120_000;
 export const HEARTBEAT_MS = 15_000;
-
-function isPGlite(dataSource: DataSource): boolean {
-  return typeof (dataSource.options as { driver?: unknown }).driver === 'object';
-}
 
 /**
  * Records imports that were killed mid-way (their row still says `running`) as `interrupted`,
