@@ -112,6 +112,14 @@ function copyField(value: string | null): string {
 }
 
 /** One row in COPY text format, in WRITE_COLUMNS order: what every writer's COPY sends. */
+/**
+ * The settings of a Postgres session that writes an import (both Postgres writers), sent in one
+ * round trip: one import is one long job, so no statement timeout; a batch's sort fits in
+ * memory; and a commit need not wait for its WAL to reach the disk — a crash loses at most the
+ * last batches, and the import, then recorded as interrupted, is run again anyway.
+ */
+export const IMPORT_SESSION_SETTINGS = `SET statement_timeout = 0; SET work_mem = '64MB'; SET synchronous_commit = off`;
+
 export function copyTextLine(r: CompanyRow): string {
   const f = copyField;
   return (

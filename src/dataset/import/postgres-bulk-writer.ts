@@ -4,7 +4,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { CountryCode } from '../../registers/register-table';
 import { BUNDLED_DATASET } from '../seed/bundled-sample';
-import { addCounts, CompanyRow, CompanyWriter, copyTextLine, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
+import { addCounts, CompanyRow, CompanyWriter, copyTextLine, IMPORT_SESSION_SETTINGS, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
 import { CopyBlocks } from './copy-blocks';
 import { searchIndexes } from './search-indexes';
 import { WordTally } from '../word-tally';
@@ -159,11 +159,7 @@ export class PostgresBulkWriter implements CompanyWriter {
     this.started = true;
     this.runner = this.dataSource.createQueryRunner();
     this.client = (await this.runner.connect()) as PoolClient;
-    await this.client.query(`SET statement_timeout = 0`);
-    await this.client.query(`SET work_mem = '64MB'`);
-    // A batch's commit need not wait for its WAL to reach the disk: a crash loses at most the
-    // last batches, and the import, then recorded as interrupted, is run again anyway.
-    await this.client.query(`SET synchronous_commit = off`);
+    await this.client.query(IMPORT_SESSION_SETTINGS);
     await this.client.query(`CREATE TEMPORARY TABLE ${ASIDE} AS SELECT * FROM company WHERE country = $1`, [this.country]);
     await this.client.query(`DELETE FROM company WHERE country = $1`, [this.country]);
     for (const index of searchIndexes(this.country)) await this.client.query(`DROP INDEX IF EXISTS ${index.name}`);

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { addCounts, CompanyRow, CompanyWriter, copyTextLine, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
+import { addCounts, CompanyRow, CompanyWriter, copyTextLine, IMPORT_SESSION_SETTINGS, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
 import { CopyBlocks } from './copy-blocks';
 
 const STAGING = 'company_import_staging';
@@ -141,15 +141,9 @@ export class PostgresCopyWriter implements CompanyWriter {
     if (lane.client) return lane.client;
     lane.runner = this.dataSource.createQueryRunner();
     lane.client = (await lane.runner.connect()) as PoolClient;
-    // One import is one long job: no statement timeout for this session; the staging table is
-    // local to it. A batch's DISTINCT ON sort fits in memory, and a larger GIN pending list lets
-    // the trigram index take new names in bigger, cheaper merges (flushed at the end, below).
-    await lane.client.query(`SET statement_timeout = 0`);
-    await lane.client.query(`SET work_mem = '64MB'`);
-    await lane.client.query(`SET gin_pending_list_limit = '64MB'`);
-    // An upsert's commit need not wait for its WAL to reach the disk: a crash loses at most the
-    // last batches, and the import, then recorded as interrupted, is run again anyway.
-    await lane.client.query(`SET synchronous_commit = off`);
+    // The import session's settings (the staging table is local to it), and a larger GIN pending
+    // list: the trigram index takes new names in bigger, cheaper merges (flushed at the end, below).
+    await lane.client.query(`${IMPORT_SESSION_SETTINGS}; SET gin_pending_list_limit = '64MB'`);
     await lane.client.query(`
       CREATE TEMPORARY TABLE IF NOT EXISTS ${STAGING} (
         seq bigint NOT NULL,
