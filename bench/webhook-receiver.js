@@ -3,7 +3,9 @@
 /*
  * The bench's webhook receiver: answers every POST with 200 at once, and notes when each
  * webhook-id first arrived (Date.now(), the same clock as the database rows it is compared
- * with). GET /__stats returns {count, hits: {webhookId: ms}}; POST /__reset forgets.
+ * with). GET /__count returns {count} (cheap enough to poll while the worker runs: the bench
+ * must not take the CPU it measures); GET /__stats returns {count, hits: {webhookId: ms}};
+ * POST /__reset forgets.
  *   PORT=… node bench/webhook-receiver.js
  */
 const { createServer } = require('node:http');
@@ -11,6 +13,7 @@ const { createServer } = require('node:http');
 let count = 0;
 let hits = new Map();
 const server = createServer((req, res) => {
+  if (req.url === '/__count') return res.end(JSON.stringify({ count }));
   if (req.url === '/__stats') return res.end(JSON.stringify({ count, hits: Object.fromEntries(hits) }));
   if (req.url === '/__reset') {
     count = 0;
