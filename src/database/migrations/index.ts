@@ -7,6 +7,7 @@ import { DatasetImportInterrupted1763780001000 } from './1763780001000-DatasetIm
 import { CompanyNameMatches1763780002000 } from './1763780002000-CompanyNameMatches';
 import { CreateDetectionTables1763790000000 } from './1763790000000-CreateDetectionTables';
 import { WatchBelongsToAccount1763790001000 } from './1763790001000-WatchBelongsToAccount';
+import { DeliveryClaimFunction1763800000000 } from './1763800000000-DeliveryClaimFunction';
 
 /** In order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   CompanyNameMatches1763780002000,
   CreateDetectionTables1763790000000,
   WatchBelongsToAccount1763790001000,
+  DeliveryClaimFunction1763800000000,
 ];

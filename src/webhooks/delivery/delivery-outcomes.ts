@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../core/config/app-config';
-import { queryRows } from '../../database/sql';
+import { preparedRows, queryRows } from '../../database/sql';
 import { asyncCommitSql, ClaimedDelivery, failPending } from './delivery-store';
 
 /** What one attempt came to, for the log. */
@@ -119,8 +119,9 @@ export class DeliveryOutcomes {
     // attempt still holds its delivery), and the endpoints' runs of failures (a run restarted
     // when the batch had a success before its failures). On Postgres, committed without
     // waiting for the disk (see ASYNC_COMMIT).
-    const rows = await queryRows<{ endpoint_id: string; failing_since: Date | string | null }>(
+    const rows = await preparedRows<{ endpoint_id: string; failing_since: Date | string | null }>(
       this.dataSource,
+      'delivery_outcomes',
       `WITH async AS (SELECT ${this.asyncCommit} AS off),
        o AS (
          SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::text[])

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../core/config/app-config';
-import { queryRows } from '../../database/sql';
+import { preparedRows } from '../../database/sql';
 import type { EventKind } from '../events/event-kinds';
 
 /** Time past the request deadline before an attempt's lease expires: enough to record its outcome. */
@@ -50,9 +50,15 @@ export interface ClaimedDelivery {
  */
 export type DeliveryTarget = { deliveryId: string } | { endpointId: string; max: number; skipLocked?: boolean };
 
-/** A delivery that may be claimed, with what its request needs. */
+/** An endpoint as the claim reads it, with a delivery that may be claimed (or none). */
 interface CandidateRow {
-  id: string;
+  endpoint_id: string;
+  url: string;
+  enabled: boolean;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | string | null;
+  id: string | null;
   account_id: string;
   event_id: string;
   message_id: string;
@@ -61,132 +67,201 @@ interface CandidateRow {
   body: string;
 }
 
-interface EndpointRow {
-  id: string;
-  url: string;
-  enabled: boolean;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | string | null;
+type Prepare = (c: Omit<ClaimedDelivery, 'headers'>) => Record<string, string>;
+
+/** One caller's claim, waiting for the next batch. */
+interface ClaimRequest {
+  target: DeliveryTarget;
+  now: Date;
+  prepare: Prepare;
+  resolve: (claims: ClaimedDelivery[]) => void;
+  reject: (err: unknown) => void;
 }
+
+const CANDIDATE_COLUMNS = `w.id AS endpoint_id, w.url, w.enabled, w.secret, w.previous_secret, w.previous_secret_expires_at,
+  c.id, c.account_id, c.event_id, c.message_id, c.is_test, c.kind, c.body`;
+const CANDIDATE_SELECT = `SELECT d.id, d.account_id, d.event_id, d.message_id, d.is_test, ev.kind, ev.body FROM delivery d JOIN event ev ON ev.id = d.event_id`;
+const DUE = `d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.locked_until IS NULL OR d.locked_until <= $2)`;
+
+/** The due deliveries of several endpoints, oldest first, at most n each; every endpoint has a row (id null when none is due). */
+const ENDPOINT_CANDIDATES = `SELECT ${CANDIDATE_COLUMNS}
+  FROM unnest($1::text[], $3::int[]) AS t (endpoint_id, n)
+  JOIN webhook_endpoint w ON w.id = t.endpoint_id
+  LEFT JOIN LATERAL (${CANDIDATE_SELECT} WHERE d.endpoint_id = t.endpoint_id AND ${DUE} ORDER BY d.next_attempt_at, d.id LIMIT t.n) c ON true`;
+
+/** One delivery if it is due, and its endpoint whether it is or not. */
+const DELIVERY_CANDIDATE = `SELECT ${CANDIDATE_COLUMNS}
+  FROM webhook_endpoint w
+  LEFT JOIN LATERAL (${CANDIDATE_SELECT} WHERE d.id = $1 AND d.endpoint_id = w.id AND ${DUE}) c ON true
+  WHERE w.id = (SELECT endpoint_id FROM delivery WHERE id = $1)`;
+
+const CLAIM = `SELECT claimed_id, claimed_attempt, claimed_max_attempts FROM claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
 
 /**
  * The claims of the delivery rows' state machine in SQL, shared by every worker (and the
  * simulator in the api); outcomes are DeliveryOutcomes'.
  *
- * Claiming locks the endpoint row first, so claims for one endpoint take turns everywhere;
- * under that lock the deliveries currently leased for the endpoint are counted (at most
- * WEBHOOK_ENDPOINT_CONCURRENCY), and the claim bumps `attempt_count` and sets the lease in
- * one UPDATE that only matches a due, unleased, pending row — so two workers never make the
- * same attempt. A worker that dies leaves its lease to expire; the attempt it left is then
- * recorded as abandoned and the next claim makes a new attempt with the same webhook-id.
+ * A claim reads the due deliveries without a lock, signs their requests, then calls
+ * `claim_deliveries` (see its migration): under each endpoint's row lock, it counts the
+ * attempts in flight (at most WEBHOOK_ENDPOINT_CONCURRENCY), bumps `attempt_count` and sets the
+ * lease in one UPDATE that only matches a due, unleased, pending row — so two workers never
+ * make the same attempt — and logs the attempts with the headers signed for them. A worker
+ * that dies leaves its lease to expire; the attempt it left is then recorded as abandoned and
+ * the next claim makes a new attempt with the same webhook-id.
+ *
+ * Group claim: the claims of every endpoint a worker drains, asked for while one is under way
+ * (or in the same turn of the event loop), are made together by the next — one read and one
+ * call for all of them, not a transaction each.
  */
 @Injectable()
 export class DeliveryStore {
-  private readonly asyncCommit: string;
+  /** Claims commit without waiting for the disk where that is safe (see ASYNC_COMMIT). */
+  private readonly commitAsync: boolean;
+  private queued: ClaimRequest[] = [];
+  private claiming = false;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
   ) {
-    this.asyncCommit = asyncCommitSql(config);
+    this.commitAsync = !config.isEmbedded;
   }
 
   /**
    * Claims attempts: of this one delivery, or of up to `max` of the endpoint's oldest due
    * deliveries (never more than its free slots). Empty when there is nothing to do: not due,
-   * done, leased, or the endpoint at its limit. `prepare` makes each attempt's request
-   * headers (signed with the claim's time) inside the claim, so the log has them even if the
-   * worker dies mid-request.
+   * done, leased, or the endpoint at its limit (or, with `skipLocked`, being claimed for by
+   * another worker). `prepare` makes each attempt's request headers (signed with the claim's
+   * time) before the claim, so the log has them even if the worker dies mid-request.
    */
-  async claim(target: DeliveryTarget, now: Date, prepare: (c: Omit<ClaimedDelivery, 'headers'>) => Record<string, string>): Promise<ClaimedDelivery[]> {
-    const one = 'deliveryId' in target;
-    const limit = this.config.webhooks.endpointConcurrency;
-    const max = one ? 1 : Math.min(target.max, limit);
-    return this.dataSource.transaction(async (m) => {
-      // The endpoint's row lock, and the deliveries that may be claimed under it. The
-      // candidates are read in this statement's snapshot, which may predate the lock: the
-      // claim below (a statement of its own, seeing every claim committed before it) takes
-      // only those still due and unleased — and as a claim made while this one waited for the
-      // lock took at most `limit` of them, `max + limit` candidates leave enough.
-      const rows = await queryRows<EndpointRow & { candidates: CandidateRow[] | string | null }>(
-        m,
-        `SELECT ${this.asyncCommit} AS async, w.id, w.url, w.enabled, w.secret, w.previous_secret, w.previous_secret_expires_at,
-                (SELECT json_agg(c) FROM (
-                   SELECT d.id, d.account_id, d.event_id, d.message_id, d.is_test, ev.kind, ev.body
-                   FROM delivery d JOIN event ev ON ev.id = d.event_id
-                   WHERE ${one ? 'd.id = $1 AND ' : ''}d.endpoint_id = w.id AND d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.locked_until IS NULL OR d.locked_until <= $2)
-                   ORDER BY d.next_attempt_at, d.id LIMIT $3
-                 ) c) AS candidates
-         FROM webhook_endpoint w
-         WHERE w.id = ${one ? '(SELECT endpoint_id FROM delivery WHERE id = $1)' : '$1'} FOR UPDATE OF w${!one && target.skipLocked ? ' SKIP LOCKED' : ''}`,
-        [one ? target.deliveryId : target.endpointId, now, max + limit],
-      );
-      const endpoint = rows[0];
-      if (!endpoint) return [];
-      if (!endpoint.enabled) {
-        await failPending(m, endpoint.id, now, 'the endpoint is disabled', one ? target.deliveryId : undefined);
-        return [];
+  claim(target: DeliveryTarget, now: Date, prepare: Prepare): Promise<ClaimedDelivery[]> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ target, now, prepare, resolve, reject });
+      if (!this.claiming) {
+        this.claiming = true;
+        setImmediate(() => void this.claimQueued());
       }
-      const candidates: CandidateRow[] = typeof endpoint.candidates === 'string' ? JSON.parse(endpoint.candidates) : (endpoint.candidates ?? []);
-      if (candidates.length === 0) return [];
+    });
+  }
+
+  /** Claims what is queued, batch after batch, until nothing is. */
+  private async claimQueued(): Promise<void> {
+    try {
+      while (this.queued.length > 0) {
+        // A single delivery is claimed on its own; otherwise one request per endpoint in a batch
+        // (two for one endpoint would share its slots): a second waits for the next batch.
+        const batch: ClaimRequest[] = [];
+        const rest: ClaimRequest[] = [];
+        const endpoints = new Set<string>();
+        for (const request of this.queued) {
+          const t = request.target;
+          if ('deliveryId' in this.queued[0].target) (batch.length === 0 ? batch : rest).push(request);
+          else if ('endpointId' in t && !endpoints.has(t.endpointId)) {
+            endpoints.add(t.endpointId);
+            batch.push(request);
+          } else rest.push(request);
+        }
+        this.queued = rest;
+        try {
+          const results = await this.claimBatch(batch);
+          batch.forEach((request, i) => request.resolve(results[i]));
+        } catch (err) {
+          for (const request of batch) request.reject(err);
+        }
+      }
+    } finally {
+      this.claiming = false;
+    }
+  }
+
+  /** One read, one call: the claims of a batch, in its order. */
+  private async claimBatch(batch: ClaimRequest[]): Promise<ClaimedDelivery[][]> {
+    const limit = this.config.webhooks.endpointConcurrency;
+    const now = batch.reduce((latest, r) => (r.now > latest ? r.now : latest), batch[0].now);
+    const first = batch[0].target;
+    const rows =
+      'deliveryId' in first
+        ? await preparedRows<CandidateRow>(this.dataSource, 'delivery_candidate', DELIVERY_CANDIDATE, [first.deliveryId, now])
+        : await preparedRows<CandidateRow>(this.dataSource, 'endpoint_candidates', ENDPOINT_CANDIDATES, [
+            batch.map((r) => (r.target as { endpointId: string }).endpointId),
+            now,
+            // As a claim made meanwhile by another worker took at most `limit` of these, max + limit leave enough.
+            batch.map((r) => Math.min((r.target as { max: number }).max, limit) + limit),
+          ]);
+    const byEndpoint = new Map<string, CandidateRow[]>();
+    for (const row of rows) {
+      const list = byEndpoint.get(row.endpoint_id) ?? [];
+      list.push(row);
+      byEndpoint.set(row.endpoint_id, list);
+    }
+    // Each request's endpoint and its candidates' requests, signed with the claim's time.
+    const prepared = batch.map((request) => {
+      const t = request.target;
+      const endpointRows = 'deliveryId' in t ? rows : (byEndpoint.get(t.endpointId) ?? []);
+      const endpoint = endpointRows[0];
+      if (!endpoint) return { request, endpoint: undefined, claims: [] };
       const secrets = [endpoint.secret];
       if (endpoint.previous_secret && endpoint.previous_secret_expires_at && new Date(endpoint.previous_secret_expires_at) > now) secrets.push(endpoint.previous_secret);
-      // Each candidate's request, signed with the claim's time before the claim: the claim
-      // logs the attempts it makes with their headers in the same statement. (Only the
-      // attempt number is unknown until then, and the request does not carry it.)
-      const prepared = candidates.map((row) => {
-        const base = {
-          deliveryId: row.id,
-          endpointId: endpoint.id,
-          accountId: row.account_id,
-          eventId: row.event_id,
-          messageId: row.message_id,
-          kind: row.kind,
-          isTest: row.is_test,
-          body: row.body,
-          attempt: 0,
-          maxAttempts: 0,
-          url: endpoint.url,
-          secrets,
-          startedAt: now,
-        };
-        return { ...base, headers: prepare(base) };
-      });
-      // Under the endpoint's row lock: count what is in flight, claim, and log the attempts
-      // (an unfinished earlier attempt of a claimed delivery is the one its lease lost).
-      const claimed = await queryRows<{ id: string; attempt_count: number; max_attempts: number }>(
-        m,
-        `WITH inflight AS (
-           SELECT count(*)::int AS n FROM delivery WHERE endpoint_id = $1 AND state = 'pending' AND locked_until > $2
-         ), target AS (
-           SELECT id FROM delivery
-           WHERE id = ANY($6::text[]) AND endpoint_id = $1 AND state = 'pending' AND next_attempt_at <= $2 AND (locked_until IS NULL OR locked_until <= $2)
-           ORDER BY next_attempt_at, id LIMIT GREATEST(0, LEAST($5, $4 - (SELECT n FROM inflight)))
-         ), claimed AS (
-           UPDATE delivery d SET attempt_count = d.attempt_count + 1, locked_until = $3, last_attempt_at = $2
-           FROM target WHERE d.id = target.id
-           RETURNING d.id, d.attempt_count, d.max_attempts
-         ), abandoned AS (
-           UPDATE delivery_attempt SET finished_at = $2, error_class = 'abandoned',
-             error_message = 'no outcome was recorded: the worker stopped during the attempt and its lease expired'
-           WHERE delivery_id IN (SELECT id FROM claimed) AND finished_at IS NULL
-         ), logged AS (
-           INSERT INTO delivery_attempt (delivery_id, attempt_number, url, request_headers, started_at)
-           SELECT c.id, c.attempt_count, $8, h.headers, $2 FROM claimed c JOIN unnest($6::text[], $7::text[]) AS h(id, headers) ON h.id = c.id
-         )
-         SELECT id, attempt_count, max_attempts FROM claimed`,
-        [
-          endpoint.id, now, new Date(now.getTime() + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS), limit, max,
-          prepared.map((c) => c.deliveryId), prepared.map((c) => JSON.stringify(c.headers)), endpoint.url,
-        ],
-      );
-      const byId = new Map(claimed.map((r) => [r.id, r]));
-      // Oldest first, as claimed.
-      return prepared
-        .filter((c) => byId.has(c.deliveryId))
-        .map((c) => ({ ...c, attempt: byId.get(c.deliveryId)!.attempt_count, maxAttempts: byId.get(c.deliveryId)!.max_attempts }));
+      const claims = endpoint.enabled
+        ? endpointRows
+            .filter((row) => row.id !== null)
+            .map((row) => {
+              const base = {
+                deliveryId: row.id!,
+                endpointId: endpoint.endpoint_id,
+                accountId: row.account_id,
+                eventId: row.event_id,
+                messageId: row.message_id,
+                kind: row.kind,
+                isTest: row.is_test,
+                body: row.body,
+                attempt: 0,
+                maxAttempts: 0,
+                url: endpoint.url,
+                secrets,
+                startedAt: now,
+              };
+              return { ...base, headers: request.prepare(base) };
+            })
+        : [];
+      return { request, endpoint, claims };
     });
+    // Nothing is sent to a disabled endpoint: its deliveries fail.
+    for (const p of prepared) {
+      if (p.endpoint && !p.endpoint.enabled) {
+        const t = p.request.target;
+        await this.dataSource.transaction((m) => failPending(m, p.endpoint!.endpoint_id, now, 'the endpoint is disabled', 'deliveryId' in t ? t.deliveryId : undefined));
+      }
+    }
+    const toClaim = prepared.filter((p) => p.claims.length > 0).sort((a, b) => (a.endpoint!.endpoint_id < b.endpoint!.endpoint_id ? -1 : 1));
+    if (toClaim.length === 0) return batch.map(() => []);
+    const candidates = toClaim.flatMap((p) => p.claims);
+    const claimed = await preparedRows<{ claimed_id: string; claimed_attempt: number; claimed_max_attempts: number }>(this.dataSource, 'claim_deliveries', CLAIM, [
+      now,
+      new Date(now.getTime() + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS),
+      limit,
+      toClaim.map((p) => p.endpoint!.endpoint_id),
+      toClaim.map((p) => {
+        const t = p.request.target;
+        return 'deliveryId' in t ? 1 : Math.min(t.max, limit);
+      }),
+      toClaim.map((p) => {
+        const t = p.request.target;
+        return 'deliveryId' in t ? false : Boolean(t.skipLocked);
+      }),
+      toClaim.map((p) => p.endpoint!.url),
+      toClaim.map((p) => p.endpoint!.secret),
+      candidates.map((c) => c.deliveryId),
+      candidates.map((c) => JSON.stringify(c.headers)),
+      this.commitAsync,
+    ]);
+    const byId = new Map(claimed.map((r) => [r.claimed_id, r]));
+    // Oldest first, as claimed.
+    return prepared.map((p) =>
+      p.claims
+        .filter((c) => byId.has(c.deliveryId))
+        .map((c) => ({ ...c, attempt: byId.get(c.deliveryId)!.claimed_attempt, maxAttempts: byId.get(c.deliveryId)!.claimed_max_attempts })),
+    );
   }
 
   /**

@@ -89,11 +89,6 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
     return true;
   }
 
-  /** A cheap look for due work first: the claim's transaction and lock only when there is some. */
-  private async claimDue(endpointId: string, max: number, skipLocked: boolean, look: boolean) {
-    if (look && !(await this.deliverer.nextDue(endpointId, this.clock.now()))) return [];
-    return this.deliverer.claim({ endpointId, max, skipLocked });
-  }
 
   private async drain(endpointId: string, drain: Drain, started: Array<Promise<unknown>>): Promise<void> {
     const running = new Set<Promise<unknown>>();
@@ -115,10 +110,9 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
         if (!this.stopping && !exhausted && free > 0 && (!short || drain.poked || running.size === 0)) {
           if (sent >= DRAIN_BUDGET.deliveries || Date.now() > until) exhausted = true;
           else {
-            const look = short || drain.poked;
             drain.poked = false;
             // With requests in flight, never queue behind another claim for the endpoint.
-            const claims = await this.claimDue(endpointId, free, running.size > 0, look);
+            const claims = await this.deliverer.claim({ endpointId, max: free, skipLocked: running.size > 0 });
             for (const c of claims) track(this.deliverer.run(c));
             sent += claims.length;
             short = claims.length < free;
