@@ -16,6 +16,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * in flight, claim the oldest of the given candidates that are still due and unleased (no
  * more than the free slots and the endpoint's max), log each attempt with the request headers
  * given for it, and record an unfinished earlier attempt of a claimed delivery as abandoned.
+ * The lock is FOR NO KEY UPDATE: claims take turns as before, but it does not conflict with
+ * the KEY SHARE lock a publisher's INSERT of deliveries takes on each of their endpoints (the
+ * foreign key) — with FOR UPDATE, a claim holding two endpoints and a publish inserting for
+ * both in the other order deadlocked.
  * `p_async_commit`: commit without waiting for the disk (see ASYNC_COMMIT in delivery-store.ts).
  */
 export class DeliveryClaimFunction1763800000000 implements MigrationInterface {
@@ -40,11 +44,11 @@ export class DeliveryClaimFunction1763800000000 implements MigrationInterface {
           IF p_skip_locked[i] THEN
             PERFORM 1 FROM webhook_endpoint w
             WHERE w.id = p_endpoints[i] AND w.enabled AND w.url = p_urls[i] AND w.secret = p_secrets[i]
-            FOR UPDATE SKIP LOCKED;
+            FOR NO KEY UPDATE SKIP LOCKED;
           ELSE
             PERFORM 1 FROM webhook_endpoint w
             WHERE w.id = p_endpoints[i] AND w.enabled AND w.url = p_urls[i] AND w.secret = p_secrets[i]
-            FOR UPDATE;
+            FOR NO KEY UPDATE;
           END IF;
           CONTINUE WHEN NOT FOUND;
           SELECT count(*)::integer INTO in_flight FROM delivery d

@@ -50,6 +50,13 @@ export function failureRuns(outcomes: Array<{ endpointId: string; succeeded: boo
   return runs;
 }
 
+/**
+ * Batches written at the same time: one round trip waits on another's, and the database has
+ * more than one core. Their deliveries differ; two that fail on the same endpoints may
+ * deadlock over its row, and then each of their outcomes is written on its own (writeQueued).
+ */
+const WRITES_AT_ONCE = 2;
+
 /** Most outcomes one statement writes. */
 const MAX_BATCH = 256;
 
@@ -67,7 +74,8 @@ const MAX_BATCH = 256;
 export class DeliveryOutcomes {
   private readonly asyncCommit: string;
   private queued: Outcome[] = [];
-  private writing = false;
+  /** Batches being written now (at most WRITES_AT_ONCE). */
+  private writing = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -85,8 +93,8 @@ export class DeliveryOutcomes {
   finish(claim: ClaimedDelivery, record: AttemptRecord, next: NextState, now: Date): Promise<{ disabled: string | null }> {
     return new Promise((resolve, reject) => {
       this.queued.push({ claim, record, next, now, resolve, reject });
-      if (!this.writing) {
-        this.writing = true;
+      if (this.writing < WRITES_AT_ONCE) {
+        this.writing++;
         setImmediate(() => void this.writeQueued());
       }
     });
@@ -107,7 +115,7 @@ export class DeliveryOutcomes {
         }
       }
     } finally {
-      this.writing = false;
+      this.writing--;
     }
   }
 

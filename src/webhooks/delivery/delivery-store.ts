@@ -95,6 +95,13 @@ const DELIVERY_CANDIDATE = `SELECT ${CANDIDATE_COLUMNS}
   LEFT JOIN LATERAL (${CANDIDATE_SELECT} WHERE d.id = $1 AND d.endpoint_id = w.id AND ${DUE}) c ON true
   WHERE w.id = (SELECT endpoint_id FROM delivery WHERE id = $1)`;
 
+/**
+ * Batches claimed at the same time by one process: one round trip waits on another's, and the
+ * database has more than one core. Their endpoints differ (a process drains an endpoint once),
+ * and each locks its endpoints in order, so they never wait on each other in a cycle.
+ */
+const CLAIMS_AT_ONCE = 2;
+
 const CLAIM = `SELECT claimed_id, claimed_attempt, claimed_max_attempts FROM claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
 
 /**
@@ -118,7 +125,8 @@ export class DeliveryStore {
   /** Claims commit without waiting for the disk where that is safe (see ASYNC_COMMIT). */
   private readonly commitAsync: boolean;
   private queued: ClaimRequest[] = [];
-  private claiming = false;
+  /** Batches being claimed now (at most CLAIMS_AT_ONCE). */
+  private claiming = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -137,8 +145,8 @@ export class DeliveryStore {
   claim(target: DeliveryTarget, now: Date, prepare: Prepare): Promise<ClaimedDelivery[]> {
     return new Promise((resolve, reject) => {
       this.queued.push({ target, now, prepare, resolve, reject });
-      if (!this.claiming) {
-        this.claiming = true;
+      if (this.claiming < CLAIMS_AT_ONCE) {
+        this.claiming++;
         setImmediate(() => void this.claimQueued());
       }
     });
@@ -170,7 +178,7 @@ export class DeliveryStore {
         }
       }
     } finally {
-      this.claiming = false;
+      this.claiming--;
     }
   }
 
