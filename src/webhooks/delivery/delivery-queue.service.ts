@@ -15,4 +15,15 @@ export class DeliveryQueue {
     const jobId = `${deliveryId}:${attempt}${options.tag ? `:${options.tag}` : ''}`;
     await this.jobs.add('delivery', options.endpointId ? { deliveryId, endpointId: options.endpointId } : { deliveryId }, { jobId, delayMs: options.delayMs });
   }
+
+  /** Wakes the first attempts of one event's deliveries with one job (named after the first: the same wake added twice is one job). */
+  async wakeFirst(deliveries: ReadonlyArray<{ id: string; endpointId: string }>): Promise<void> {
+    if (deliveries.length === 0) return;
+    const [first, ...others] = deliveries;
+    await this.jobs.add(
+      'delivery',
+      { deliveryId: first.id, endpointId: first.endpointId, ...(others.length ? { others: others.map((d) => ({ deliveryId: d.id, endpointId: d.endpointId })) } : {}) },
+      { jobId: `${first.id}:1` },
+    );
+  }
 }

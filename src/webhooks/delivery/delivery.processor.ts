@@ -24,7 +24,8 @@ interface Drain {
 }
 
 /**
- * Takes delivery jobs. A job wakes the worker for one delivery. If this process is already
+ * Takes delivery jobs. A job wakes the worker for one delivery (or for each of an event's,
+ * side by side, when the publisher woke them together). If this process is already
  * draining that delivery's endpoint, the job only tells the drain to look again — no database
  * round trip: in a backlog nearly every wake-up is one of those. Otherwise, if the delivery
  * can be claimed (a cheap look first: it may be sent already, or the endpoint full), the job
@@ -58,6 +59,14 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
   }
 
   async process(job: DeliveryJob): Promise<void> {
+    if (!job.others?.length) return this.wakeOne(job);
+    // An event's deliveries: each to its own endpoint, drained side by side.
+    const results = await Promise.allSettled([job, ...job.others].map((one) => this.wakeOne(one)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private async wakeOne(job: { deliveryId: string; endpointId?: string }): Promise<void> {
     if (this.stopping) return;
     if (job.endpointId && this.poke(job.endpointId)) return;
     const look = await this.deliverer.peek(job.deliveryId);

@@ -9,11 +9,19 @@ export const deliveryJobSchema = z.object({
    * jobs enqueued before it existed, and wakes that do not know it, are looked up.
    */
   endpointId: z.string().regex(/^we_[0-9A-Za-z]{22}$/).optional(),
+  /**
+   * The event's other deliveries, when the publisher woke all of them with one job: an event
+   * sent to several endpoints is one job to take, not one per endpoint.
+   */
+  others: z
+    .array(z.object({ deliveryId: z.string().regex(/^dlv_[0-9A-Za-z]{22}$/), endpointId: z.string().regex(/^we_[0-9A-Za-z]{22}$/) }))
+    .max(10_000)
+    .optional(),
 });
 export type DeliveryJob = z.infer<typeof deliveryJobSchema>;
 
 /**
- * A delivery job only wakes a worker for one delivery row: the row (state, next attempt,
+ * A delivery job only wakes a worker for one delivery row (or for each of an event's): the row (state, next attempt,
  * lease) is the truth, so a job is never retried by the queue (attempts 1): retries are rows
  * due again and a delayed job to wake them. Jobs are I/O-bound: many run at once per process;
  * the per-endpoint limit is enforced in the database, across workers.

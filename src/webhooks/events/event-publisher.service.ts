@@ -86,12 +86,10 @@ export class EventPublisher {
     return { eventId, deliveries };
   }
 
-  /** After the commit: wakes a worker per pending delivery. Never throws (the sweeper is the fallback). */
+  /** After the commit: wakes a worker for the pending deliveries (one job for them all). Never throws (the sweeper is the fallback). */
   async wake(published: PublishedEvent): Promise<void> {
-    for (const d of published.deliveries) {
-      if (d.state !== 'pending') continue;
-      await this.queue.wake(d.id, 1, { endpointId: d.endpointId }).catch((err: Error) => this.logger.warn(`could not enqueue delivery ${d.id} (the sweeper will): ${err.message}`));
-    }
+    const pending = published.deliveries.filter((d) => d.state === 'pending');
+    await this.queue.wakeFirst(pending).catch((err: Error) => this.logger.warn(`could not enqueue the deliveries of ${published.eventId} (the sweeper will): ${err.message}`));
   }
 
   /** publish in a transaction of its own, then wake. */
