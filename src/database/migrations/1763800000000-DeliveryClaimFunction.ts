@@ -20,6 +20,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * the KEY SHARE lock a publisher's INSERT of deliveries takes on each of their endpoints (the
  * foreign key) — with FOR UPDATE, a claim holding two endpoints and a publish inserting for
  * both in the other order deadlocked.
+ * `p_answered`: the caller's attempts whose request has been answered but whose outcome is not
+ * yet written: still leased (nobody else may claim them), no longer in flight.
  * `p_async_commit`: commit without waiting for the disk (see ASYNC_COMMIT in delivery-store.ts).
  */
 export class DeliveryClaimFunction1763800000000 implements MigrationInterface {
@@ -30,7 +32,7 @@ export class DeliveryClaimFunction1763800000000 implements MigrationInterface {
       CREATE FUNCTION claim_deliveries(
         p_now timestamptz, p_lease_until timestamptz, p_limit integer,
         p_endpoints text[], p_max integer[], p_skip_locked boolean[], p_urls text[], p_secrets text[],
-        p_ids text[], p_headers text[], p_async_commit boolean
+        p_ids text[], p_headers text[], p_answered text[], p_async_commit boolean
       ) RETURNS TABLE (claimed_id text, claimed_attempt integer, claimed_max_attempts integer)
       LANGUAGE plpgsql AS $fn$
       DECLARE
@@ -52,7 +54,7 @@ export class DeliveryClaimFunction1763800000000 implements MigrationInterface {
           END IF;
           CONTINUE WHEN NOT FOUND;
           SELECT count(*)::integer INTO in_flight FROM delivery d
-          WHERE d.endpoint_id = p_endpoints[i] AND d.state = 'pending' AND d.locked_until > p_now;
+          WHERE d.endpoint_id = p_endpoints[i] AND d.state = 'pending' AND d.locked_until > p_now AND d.id <> ALL (p_answered);
           RETURN QUERY
             WITH target AS (
               SELECT d.id FROM delivery d
@@ -81,6 +83,6 @@ export class DeliveryClaimFunction1763800000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP FUNCTION claim_deliveries(timestamptz, timestamptz, integer, text[], integer[], boolean[], text[], text[], text[], text[], boolean)`);
+    await q.query(`DROP FUNCTION claim_deliveries(timestamptz, timestamptz, integer, text[], integer[], boolean[], text[], text[], text[], text[], text[], boolean)`);
   }
 }

@@ -72,8 +72,13 @@ export class Deliverer implements OnApplicationShutdown {
     return this.store.nextDue(endpointId, now);
   }
 
-  /** Makes one claimed attempt and records it; never throws for the receiver's failures. */
-  async run(claim: ClaimedDelivery): Promise<AttemptReport> {
+  /**
+   * Makes one claimed attempt and records it; never throws for the receiver's failures.
+   * `onAnswered` is called as soon as the request is over (answered, failed or timed out),
+   * before its outcome is written: the endpoint's slot is free from then on (see
+   * DeliveryStore.answeredAttempt).
+   */
+  async run(claim: ClaimedDelivery, onAnswered?: () => void): Promise<AttemptReport> {
     const started = performance.now();
     let response: OutboundResponse | null = null;
     let error: { class: string; message: string } | null = null;
@@ -84,6 +89,17 @@ export class Deliverer implements OnApplicationShutdown {
       if (!(err instanceof OutboundError)) this.logger.error({ err }, `delivery ${claim.deliveryId}: attempt ${claim.attempt} failed unexpectedly`);
     }
     const durationMs = Math.round(performance.now() - started);
+    const recorded = this.store.answeredAttempt(claim.deliveryId, claim.endpointId);
+    try {
+      onAnswered?.();
+      return await this.record(claim, response, error, durationMs);
+    } finally {
+      recorded();
+    }
+  }
+
+  /** Writes an attempt's outcome, and wakes the queue for the retry if one is due. */
+  private async record(claim: ClaimedDelivery, response: OutboundResponse | null, error: { class: string; message: string } | null, durationMs: number): Promise<AttemptReport> {
     const now = this.clock.now();
     if (response && !error && (response.status < 200 || response.status >= 300)) {
       error = response.status >= 300 && response.status < 400

@@ -84,6 +84,21 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     expect(await store.claim({ endpointId: endpoints[1], max: limit }, now, prepare)).toHaveLength(limit - 2);
   });
 
+  it('frees an endpoint’s slot when this process’s request is answered, before its outcome is written; the answered delivery stays leased', async () => {
+    // The second endpoint is at its limit after the first test, with two deliveries still due.
+    const endpointId = endpoints[1];
+    const now = new Date();
+    expect(await store.claim({ endpointId, max: 4 }, now, prepare)).toEqual([]);
+    const [leased] = await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 AND locked_until > now() ORDER BY id LIMIT 1`, [endpointId]);
+    const done = store.answeredAttempt(leased.id, endpointId);
+    const next = await store.claim({ endpointId, max: 4 }, now, prepare);
+    expect(next).toHaveLength(1);
+    expect(next[0].deliveryId).not.toBe(leased.id);
+    // Until its outcome is written it counts again once the mark is gone: the endpoint is full.
+    done();
+    expect(await store.claim({ endpointId, max: 4 }, now, prepare)).toEqual([]);
+  });
+
   it('claims one named delivery, once', async () => {
     const [row] = await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id LIMIT 1`, [endpoints[2]]);
     const now = new Date();
@@ -99,7 +114,7 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     const before: Array<{ secret: string }> = await query(`SELECT secret FROM webhook_endpoint WHERE id = $1`, [endpointId]);
     await query(`UPDATE webhook_endpoint SET secret = $2 WHERE id = $1`, [endpointId, newWebhookSecret()]);
     const [{ n }] = await query(
-      `SELECT count(*)::int AS n FROM claim_deliveries(now(), now() + interval '20 s', 4, ARRAY[$1], ARRAY[4], ARRAY[false], ARRAY['http://127.0.0.1:9/hook/2'], ARRAY[$2], ARRAY(SELECT id FROM delivery WHERE endpoint_id = $1), ARRAY(SELECT '{}' FROM delivery WHERE endpoint_id = $1), false)`,
+      `SELECT count(*)::int AS n FROM claim_deliveries(now(), now() + interval '20 s', 4, ARRAY[$1], ARRAY[4], ARRAY[false], ARRAY['http://127.0.0.1:9/hook/2'], ARRAY[$2], ARRAY(SELECT id FROM delivery WHERE endpoint_id = $1), ARRAY(SELECT '{}' FROM delivery WHERE endpoint_id = $1), ARRAY[]::text[], false)`,
       [endpointId, before[0].secret],
     );
     expect(n).toBe(0);
@@ -115,7 +130,7 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
         // Called on the open transaction (claiming nothing), the function holds its lock on both endpoints' rows.
         const { rows: secrets } = await claimer.query(`SELECT id, url, secret FROM webhook_endpoint WHERE id = ANY($1) ORDER BY id`, [endpoints.slice(0, 2)]);
         await claimer.query(
-          `SELECT * FROM claim_deliveries(now(), now() + interval '20 s', 4, $1, ARRAY[0, 0], ARRAY[false, false], $2, $3, ARRAY[]::text[], ARRAY[]::text[], false)`,
+          `SELECT * FROM claim_deliveries(now(), now() + interval '20 s', 4, $1, ARRAY[0, 0], ARRAY[false, false], $2, $3, ARRAY[]::text[], ARRAY[]::text[], ARRAY[]::text[], false)`,
           [secrets.map((s) => s.id), secrets.map((s) => s.url), secrets.map((s) => s.secret)],
         );
         // A publish inserts deliveries for both endpoints (each insert's foreign key takes a KEY SHARE lock on its endpoint).

@@ -102,7 +102,7 @@ const DELIVERY_CANDIDATE = `SELECT ${CANDIDATE_COLUMNS}
  */
 const CLAIMS_AT_ONCE = 2;
 
-const CLAIM = `SELECT claimed_id, claimed_attempt, claimed_max_attempts FROM claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+const CLAIM = `SELECT claimed_id, claimed_attempt, claimed_max_attempts FROM claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
 
 /**
  * The claims of the delivery rows' state machine in SQL, shared by every worker (and the
@@ -125,6 +125,11 @@ export class DeliveryStore {
   /** Claims commit without waiting for the disk where that is safe (see ASYNC_COMMIT). */
   private readonly commitAsync: boolean;
   private queued: ClaimRequest[] = [];
+  /**
+   * This process's attempts whose request has been answered and whose outcome is being written
+   * (delivery → endpoint): their slots are free (see `answered`).
+   */
+  private readonly answered = new Map<string, string>();
   /** Batches being claimed now (at most CLAIMS_AT_ONCE). */
   private claiming = 0;
 
@@ -150,6 +155,18 @@ export class DeliveryStore {
         setImmediate(() => void this.claimQueued());
       }
     });
+  }
+
+  /**
+   * The attempt's request is answered (or failed); its outcome is about to be written. Until
+   * then the delivery stays leased — no one else claims it — but this process's claims no
+   * longer count it in flight: an endpoint's slot is free for the next request as soon as the
+   * answer is in, not a database write later. Returns the call that ends it, once the outcome
+   * is written (or could not be).
+   */
+  answeredAttempt(deliveryId: string, endpointId: string): () => void {
+    this.answered.set(deliveryId, endpointId);
+    return () => this.answered.delete(deliveryId);
   }
 
   /** Claims what is queued, batch after batch, until nothing is. */
@@ -244,6 +261,7 @@ export class DeliveryStore {
     const toClaim = prepared.filter((p) => p.claims.length > 0).sort((a, b) => (a.endpoint!.endpoint_id < b.endpoint!.endpoint_id ? -1 : 1));
     if (toClaim.length === 0) return batch.map(() => []);
     const candidates = toClaim.flatMap((p) => p.claims);
+    const claiming = new Set(toClaim.map((p) => p.endpoint!.endpoint_id));
     const claimed = await preparedRows<{ claimed_id: string; claimed_attempt: number; claimed_max_attempts: number }>(this.dataSource, 'claim_deliveries', CLAIM, [
       now,
       new Date(now.getTime() + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS),
@@ -261,6 +279,7 @@ export class DeliveryStore {
       toClaim.map((p) => p.endpoint!.secret),
       candidates.map((c) => c.deliveryId),
       candidates.map((c) => JSON.stringify(c.headers)),
+      [...this.answered].filter(([, endpointId]) => claiming.has(endpointId)).map(([deliveryId]) => deliveryId),
       this.commitAsync,
     ]);
     const byId = new Map(claimed.map((r) => [r.claimed_id, r]));

@@ -86,7 +86,7 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
       this.draining.delete(look.endpointId);
       return;
     }
-    await this.drain(look.endpointId, drain, first.map((c) => this.deliverer.run(c)));
+    await this.drain(look.endpointId, drain, first);
   }
 
   /** Tells this process's drain of the endpoint, if any, to look again; whether there was one. */
@@ -99,19 +99,32 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
   }
 
 
-  private async drain(endpointId: string, drain: Drain, started: Array<Promise<unknown>>): Promise<void> {
+  private async drain(endpointId: string, drain: Drain, first: ClaimedDelivery[]): Promise<void> {
+    // A slot is taken until its request is answered; the outcome is written after, while the
+    // next request may already be on its way. The drain ends once every outcome is written.
     const running = new Set<Promise<unknown>>();
-    const track = (p: Promise<unknown>) => {
-      const tracked = p.catch((err: Error) => this.logger.error(`delivery attempt failed: ${err.message}`)).finally(() => running.delete(tracked));
+    const recording = new Set<Promise<unknown>>();
+    const track = (claim: ClaimedDelivery) => {
+      let answered!: () => void;
+      const slot = new Promise<void>((resolve) => (answered = resolve));
+      const run: Promise<unknown> = this.deliverer
+        .run(claim, answered)
+        .catch((err: Error) => this.logger.error(`delivery attempt failed: ${err.message}`))
+        .finally(() => {
+          recording.delete(run);
+          answered();
+        });
+      recording.add(run);
+      const tracked = slot.finally(() => running.delete(tracked));
       running.add(tracked);
     };
-    started.forEach(track);
-    let sent = started.length;
+    first.forEach(track);
+    let sent = first.length;
     const until = Date.now() + DRAIN_BUDGET.ms;
     let exhausted = false;
     // Once a claim comes back short, the endpoint had nothing more due: look again when a
     // wake-up says something new is due, or when the requests in hand are done (a final look).
-    // After a full claim, more is presumably due: claim again without the cheap look first.
+    // After a full claim, more is presumably due: claim again as soon as a slot is free.
     let short = false;
     try {
       for (;;) {
@@ -122,7 +135,7 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
             drain.poked = false;
             // With requests in flight, never queue behind another claim for the endpoint.
             const claims = await this.deliverer.claim({ endpointId, max: free, skipLocked: running.size > 0 });
-            for (const c of claims) track(this.deliverer.run(c));
+            for (const c of claims) track(c);
             sent += claims.length;
             short = claims.length < free;
             if (claims.length === 0 && running.size === 0 && !drain.poked) break;
@@ -132,10 +145,9 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
         if (running.size === 0) break;
         await Promise.race([...running, new Promise<void>((resolve) => (drain.signal = resolve))]);
         drain.signal = undefined;
-        // Outcomes are written together (DeliveryOutcomes): let every attempt finished by the
-        // same write settle, and claim for all their slots at once.
+        // Let every answer that came in the same turn free its slot, and claim for all of them at once.
         await nextTurn();
-        // A claim is a transaction whatever its size: with only a slot or so free and more
+        // A claim is a round trip whatever its size: with only a slot or so free and more
         // requests about to finish, wait a moment for them and claim for several slots at once.
         const limit = this.config.webhooks.endpointConcurrency;
         if (running.size > 0 && limit - running.size < Math.ceil(limit / 2)) {
@@ -149,6 +161,8 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
       // Synchronously with the decision to stop: a wake-up from now on starts a drain of its own.
       this.draining.delete(endpointId);
     }
+    // The job is done when its outcomes are written (a shutdown waits for running jobs).
+    await Promise.allSettled([...recording]);
     if (exhausted && !this.stopping) {
       const next = await this.deliverer.nextDue(endpointId, this.clock.now());
       if (next) await this.queue.wake(next.id, next.attempt + 1, { tag: `c${Date.now()}`, endpointId }).catch((err: Error) => this.logger.warn(`could not hand on endpoint ${endpointId}: ${err.message}`));
