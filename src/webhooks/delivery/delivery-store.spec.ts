@@ -99,6 +99,45 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     expect(await store.claim({ endpointId, max: 4 }, now, prepare)).toEqual([]);
   });
 
+  it('claims an endpoint’s next deliveries from the candidates its last read left, oldest still due first, even when another worker took some', async () => {
+    const endpointId = randomId('we');
+    await dataSource.query(`INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, 'http://127.0.0.1:9/hook/x', $3, $4, now(), now())`, [
+      endpointId, accountId, ['company.name_changed'], newWebhookSecret(),
+    ]);
+    for (let i = 0; i < 8; i++) await dataSource.transaction((m) => publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(200 + i), endpointIds: [endpointId] }));
+    const due: string[] = (await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id`, [endpointId])).map((r: { id: string }) => r.id);
+    // Candidate reads, whichever way the engine runs them.
+    const reads: string[] = [];
+    const note = (sql: unknown) => {
+      const text = typeof sql === 'string' ? sql : (sql as { text?: string })?.text;
+      if (text?.includes('AS t (endpoint_id, n)')) reads.push(text);
+    };
+    const master = (dataSource.driver as unknown as { master: { query: (...a: unknown[]) => unknown } }).master;
+    const query = dataSource.query.bind(dataSource);
+    jest.spyOn(dataSource, 'query').mockImplementation(((sql: string, params?: unknown[]) => (note(sql), query(sql, params))) as typeof dataSource.query);
+    if (backend === 'postgres') {
+      const q = master.query.bind(master);
+      jest.spyOn(master, 'query').mockImplementation((...args: unknown[]) => (note(args[0]), q(...args)));
+    }
+    try {
+      const worker = new DeliveryStore(dataSource, config);
+      const now = new Date();
+      const first = await store.claim({ endpointId, max: 2 }, now, prepare);
+      expect(first.map((c) => c.deliveryId)).toEqual(due.slice(0, 2));
+      expect(reads).toHaveLength(1);
+      // Another worker takes the next one meanwhile.
+      const other = await worker.claim({ endpointId, max: 1 }, now, prepare);
+      expect(other.map((c) => c.deliveryId)).toEqual([due[2]]);
+      expect(reads).toHaveLength(2);
+      // This one claims from what its read left, without reading: the oldest still due.
+      const next = await store.claim({ endpointId, max: 1 }, now, prepare);
+      expect(next.map((c) => c.deliveryId)).toEqual([due[3]]);
+      expect(reads).toHaveLength(2);
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
   it('claims one named delivery, once', async () => {
     const [row] = await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id LIMIT 1`, [endpoints[2]]);
     const now = new Date();
@@ -136,7 +175,7 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
         // A publish inserts deliveries for both endpoints (each insert's foreign key takes a KEY SHARE lock on its endpoint).
         const published = await dataSource.transaction(async (m) => {
           await m.query(`SET LOCAL lock_timeout = '2s'`);
-          return publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(100) });
+          return publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(100), endpointIds: endpoints });
         });
         expect(published.deliveries).toHaveLength(3);
       } finally {

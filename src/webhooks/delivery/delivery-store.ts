@@ -102,6 +102,11 @@ const DELIVERY_CANDIDATE = `SELECT ${CANDIDATE_COLUMNS}
  */
 const CLAIMS_AT_ONCE = 2;
 
+/** How long a read's unclaimed candidates stand in for a new read (see DeliveryStore.leftovers). */
+const LEFTOVER_MS = 500;
+/** Candidates read per endpoint beyond a claim's own, in endpoint limits: enough for its next few claims. */
+const LEFTOVER_READ_AHEAD = 3;
+
 const CLAIM = `SELECT claimed_id, claimed_attempt, claimed_max_attempts FROM claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
 
 /**
@@ -130,6 +135,13 @@ export class DeliveryStore {
    * (delivery → endpoint): their slots are free (see `answered`).
    */
   private readonly answered = new Map<string, string>();
+  /**
+   * Per endpoint, the candidates its last full claim read and did not claim: its next claim
+   * (within LEFTOVER_MS) offers them to claim_deliveries without reading again. Stale ones cost
+   * nothing but a short claim: the function takes only rows still due and unleased, against the
+   * endpoint as it was read.
+   */
+  private readonly leftovers = new Map<string, { at: number; rows: CandidateRow[] }>();
   /** Batches being claimed now (at most CLAIMS_AT_ONCE). */
   private claiming = 0;
 
@@ -204,16 +216,29 @@ export class DeliveryStore {
     const limit = this.config.webhooks.endpointConcurrency;
     const now = batch.reduce((latest, r) => (r.now > latest ? r.now : latest), batch[0].now);
     const first = batch[0].target;
+    const wanted = (t: DeliveryTarget) => ('deliveryId' in t ? 1 : Math.min(t.max, limit));
+    // An endpoint's unclaimed candidates from a recent read stand in for a new read.
+    const cached = new Map<string, { at: number; rows: CandidateRow[] }>();
+    const toRead: string[] = [];
+    for (const { target } of batch) {
+      if ('deliveryId' in target) continue;
+      const left = this.leftovers.get(target.endpointId);
+      if (left && Date.now() - left.at < LEFTOVER_MS && left.rows.length >= wanted(target)) cached.set(target.endpointId, left);
+      else toRead.push(target.endpointId);
+    }
     const rows =
       'deliveryId' in first
         ? await preparedRows<CandidateRow>(this.dataSource, 'delivery_candidate', DELIVERY_CANDIDATE, [first.deliveryId, now])
-        : await preparedRows<CandidateRow>(this.dataSource, 'endpoint_candidates', ENDPOINT_CANDIDATES, [
-            batch.map((r) => (r.target as { endpointId: string }).endpointId),
-            now,
-            // As a claim made meanwhile by another worker took at most `limit` of these, max + limit leave enough.
-            batch.map((r) => Math.min((r.target as { max: number }).max, limit) + limit),
-          ]);
+        : toRead.length === 0
+          ? []
+          : await preparedRows<CandidateRow>(this.dataSource, 'endpoint_candidates', ENDPOINT_CANDIDATES, [
+              toRead,
+              now,
+              // Enough for this claim (see below) and this endpoint's next few (`leftovers`).
+              toRead.map((endpointId) => wanted(batch.find((r) => 'endpointId' in r.target && r.target.endpointId === endpointId)!.target) + LEFTOVER_READ_AHEAD * limit),
+            ]);
     const byEndpoint = new Map<string, CandidateRow[]>();
+    for (const [endpointId, left] of cached) byEndpoint.set(endpointId, left.rows);
     for (const row of rows) {
       const list = byEndpoint.get(row.endpoint_id) ?? [];
       list.push(row);
@@ -227,9 +252,11 @@ export class DeliveryStore {
       if (!endpoint) return { request, endpoint: undefined, claims: [] };
       const secrets = [endpoint.secret];
       if (endpoint.previous_secret && endpoint.previous_secret_expires_at && new Date(endpoint.previous_secret_expires_at) > now) secrets.push(endpoint.previous_secret);
+      // The oldest: as a claim made meanwhile elsewhere took at most `limit` of them, max + limit leave enough.
       const claims = endpoint.enabled
         ? endpointRows
             .filter((row) => row.id !== null)
+            .slice(0, wanted(t) + limit)
             .map((row) => {
               const base = {
                 deliveryId: row.id!,
@@ -283,6 +310,16 @@ export class DeliveryStore {
       this.commitAsync,
     ]);
     const byId = new Map(claimed.map((r) => [r.claimed_id, r]));
+    // What a full claim left unclaimed is offered to the endpoint's next claim (as old as its
+    // read); a short claim — the endpoint full, or candidates taken or changed meanwhile — reads again.
+    for (const p of prepared) {
+      const t = p.request.target;
+      if ('deliveryId' in t) continue;
+      const got = p.claims.filter((c) => byId.has(c.deliveryId)).length;
+      const rest = (byEndpoint.get(t.endpointId) ?? []).filter((row) => row.id !== null && !byId.has(row.id));
+      if (got === wanted(t) && got > 0 && rest.length > 0) this.leftovers.set(t.endpointId, { at: cached.get(t.endpointId)?.at ?? Date.now(), rows: rest });
+      else this.leftovers.delete(t.endpointId);
+    }
     // Oldest first, as claimed.
     return prepared.map((p) =>
       p.claims
