@@ -9,7 +9,8 @@
  *   start (existing DATA_DIR) to the first 200 of /api/public/v1/registers;
  * - RSS of the idle api process.
  *
- *   node bench/foundation.js     (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS=3, BENCH_LOG_LEVEL=info, BENCH_NO_BUILD=1)
+ *   node bench/foundation.js     (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS=3, BENCH_LOG_LEVEL=info, BENCH_NO_BUILD=1,
+ *                                 BENCH_ONLY=registers: no cold and warm start, the throughput and idle RSS only)
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
@@ -20,6 +21,8 @@ const { EMBEDDED, ROOT, START_FLAGS, ensureBuilt, freePort, waitFor, cannon, clo
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** The api logs as users run it (the default level: a line per request), to /dev/null. */
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+/** The two starts take half a minute and are not needed when tuning the request path. */
+const REGISTERS_ONLY = process.env.BENCH_ONLY === 'registers';
 
 /** Requests-weighted figures of several runs of one side: total requests over total time, worst p99. */
 function merged(runs) {
@@ -57,8 +60,8 @@ async function embeddedStart() {
   let app;
   try {
     const dataDir = join(dir, 'data');
-    const coldStartMs = await startupMs(dataDir);
-    const warmStartMs = await startupMs(dataDir);
+    const coldStartMs = REGISTERS_ONLY ? NaN : await startupMs(dataDir);
+    const warmStartMs = REGISTERS_ONLY ? NaN : await startupMs(dataDir);
     const port = await freePort();
     // As `npm start` runs it (its node flags): the RSS and throughput users get.
     app = startNode([...START_FLAGS, 'dist/main.js'], { ...EMBEDDED, ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', LOG_LEVEL });
@@ -112,8 +115,10 @@ async function main() {
     console.log(row(registers.title, registers));
     console.log(row(constant.title, constant));
     console.log(`/registers ÷ bare handler throughput: ${report.ratio.toFixed(2)} (per round: ${report.roundRatios.map((x) => x.toFixed(2)).join(', ')})`);
-    console.log(`cold start of npm start to first 200 (empty DATA_DIR): ${report.coldStartMs.toFixed(0)} ms`);
-    console.log(`warm start (existing DATA_DIR): ${report.warmStartMs.toFixed(0)} ms`);
+    if (!REGISTERS_ONLY) {
+      console.log(`cold start of npm start to first 200 (empty DATA_DIR): ${report.coldStartMs.toFixed(0)} ms`);
+      console.log(`warm start (existing DATA_DIR): ${report.warmStartMs.toFixed(0)} ms`);
+    }
     console.log(`idle api process RSS: ${report.idleRssMb.toFixed(0)} MB`);
     return report;
   } finally {

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import cors from 'cors';
+import cors, { type CorsOptions } from 'cors';
 import { json as jsonBody, type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './core/config/app-config';
@@ -40,7 +40,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // The read API is open to any origin, without credentials; browsers may read the rate-limit headers.
   express.use(
     '/api/public',
-    cors({
+    openCors({
       origin: '*',
       credentials: false,
       methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
@@ -53,7 +53,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // never with cookies. Its bodies are JSON, read here (the app runs without a global parser).
   express.use(
     '/api/v1',
-    cors({
+    openCors({
       origin: '*',
       credentials: false,
       methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -112,6 +112,22 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
   });
+}
+
+/**
+ * The cors middleware for an origin of '*' without credentials, its answer to every request
+ * but a preflight made once: cors itself copies its options and joins the exposed headers
+ * again for each request. A preflight (OPTIONS) still goes to cors.
+ */
+function openCors(options: CorsOptions & { origin: '*'; credentials: false; exposedHeaders: string[] }): (req: Request, res: Response, next: NextFunction) => void {
+  const preflight = cors(options);
+  const exposed = options.exposedHeaders.join(',');
+  return (req, res, next) => {
+    if (req.method === 'OPTIONS') return preflight(req, res, next);
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', exposed);
+    next();
+  };
 }
 
 /**

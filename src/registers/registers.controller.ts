@@ -17,20 +17,26 @@ export class RegistersController {
   @ApiQuery({ name: 'status', required: false, isArray: true, enum: REGISTER_STATUSES, style: 'form', explode: false, description: `Keep registers in any listed status (comma-separated): ${REGISTER_STATUSES.join(', ')}.`, example: ['live'] })
   @ApiOkResponse({ type: RegisterListDto })
   @ApiPublicErrors('invalid_parameter')
-  async list(@Query('provides') provides: unknown, @Query('status') status: unknown, @Res({ passthrough: true }) res: Response): Promise<RegisterListDto | string> {
-    if (provides !== undefined || status !== undefined) return this.registers.list({ provides, status });
-    // The unfiltered list: its JSON and ETag made once per change of the list (RegistersService.listJson).
+  async list(@Query('provides') provides: unknown, @Query('status') status: unknown, @Res() res: Response): Promise<void> {
+    if (provides !== undefined || status !== undefined) {
+      res.json(await this.registers.list({ provides, status }));
+      return;
+    }
+    // The unfiltered list: its JSON, bytes and ETag made once per change of the list (RegistersService.listJson).
     const json = await this.registers.listJson();
     if (this.tagged?.json !== json) {
-      const etagOf = res.app.get('etag fn') as ((body: string, encoding: BufferEncoding) => string) | undefined;
-      this.tagged = { json, etag: etagOf?.(json, 'utf8') };
+      const body = Buffer.from(json, 'utf8');
+      const etagOf = res.app.get('etag fn') as ((body: Buffer) => string) | undefined;
+      this.tagged = { json, body, etag: etagOf?.(body) };
     }
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     // The ETag Express would compute from this body, so If-None-Match still gets its 304.
     if (this.tagged.etag) res.setHeader('ETag', this.tagged.etag);
-    return json;
+    // Sent here, as bytes: Nest would serialize a Buffer as JSON, and Express would copy a
+    // string into a new buffer and re-parse the Content-Type for its charset on every request.
+    res.send(this.tagged.body);
   }
 
-  /** The last JSON served and its ETag. */
-  private tagged?: { json: string; etag: string | undefined };
+  /** The last JSON served, its bytes and its ETag. */
+  private tagged?: { json: string; body: Buffer; etag: string | undefined };
 }

@@ -1,0 +1,55 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rootLogger } from './logging.module';
+import { requestLogging } from './request-logging';
+
+/** The lines a root logger writes, as the process would write them to stdout. */
+function capturingRoot(): { root: ReturnType<typeof rootLogger>; lines: string[] } {
+  const lines: string[] = [];
+  return { root: rootLogger({ logLevel: 'info', role: 'all' }, { write: (line: string) => void lines.push(line) }), lines };
+}
+
+function request(url: string, headers: Record<string, string> = {}): { req: IncomingMessage; res: ServerResponse & EventEmitter } {
+  const res = Object.assign(new EventEmitter(), { statusCode: 200, setHeader: jest.fn() });
+  return { req: { method: 'GET', url, headers } as unknown as IncomingMessage, res: res as unknown as ServerResponse & EventEmitter };
+}
+
+describe('the request completed line', () => {
+  it('is the very line pino writes for the same fields', () => {
+    const { root, lines } = capturingRoot();
+    const { req, res } = request('/api/public/v1/registers?status=live', { 'x-request-id': 'trace-1' });
+    requestLogging(root)(req, res, () => undefined);
+    res.statusCode = 404;
+    res.emit('close');
+    root.info({ req: { id: 'trace-1', method: 'GET', path: '/api/public/v1/registers' }, res: { statusCode: 404 }, responseTime: JSON.parse(lines[0]).responseTime }, 'request completed');
+    expect(lines).toHaveLength(2);
+    const withoutTime = (line: string): string => line.replace(/"time":\d+/, '"time":0');
+    expect(withoutTime(lines[0])).toBe(withoutTime(lines[1]));
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 30, service: 'registry-lookup', role: 'all', req: { id: 'trace-1', method: 'GET', path: '/api/public/v1/registers' }, res: { statusCode: 404 }, msg: 'request completed' });
+  });
+
+  it('stays one valid JSON line whatever the path holds', () => {
+    const { root, lines } = capturingRoot();
+    const { req, res } = request('/api/public/v1/"quoted"\\/\u00e9\u2028?x');
+    requestLogging(root)(req, res, () => undefined);
+    res.emit('close');
+    expect(lines).toHaveLength(1);
+    expect(lines[0].endsWith('}\n')).toBe(true);
+    expect(lines[0].slice(0, -1)).not.toContain('\n');
+    expect(JSON.parse(lines[0]).req.path).toBe('/api/public/v1/"quoted"\\/\u00e9\u2028');
+  });
+
+  it('is not written below the info level, and a 5xx is logged as an error by pino', () => {
+    const lines: string[] = [];
+    const root = rootLogger({ logLevel: 'warn', role: 'api' }, { write: (line: string) => void lines.push(line) });
+    const ok = request('/api/public/v1/registers');
+    requestLogging(root)(ok.req, ok.res, () => undefined);
+    ok.res.emit('close');
+    expect(lines).toHaveLength(0);
+    const failed = request('/api/public/v1/search');
+    requestLogging(root)(failed.req, failed.res, () => undefined);
+    failed.res.statusCode = 502;
+    failed.res.emit('close');
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 50, role: 'api', res: { statusCode: 502 }, msg: 'request errored' });
+  });
+});
