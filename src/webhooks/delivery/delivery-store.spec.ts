@@ -138,6 +138,20 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     }
   });
 
+  it('reads again when the candidates its last read left are all gone: a short claim still means nothing more is due', async () => {
+    const endpointId = randomId('we');
+    await dataSource.query(`INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, 'http://127.0.0.1:9/hook/y', $3, $4, now(), now())`, [
+      endpointId, accountId, ['company.name_changed'], newWebhookSecret(),
+    ]);
+    for (let i = 0; i < 10; i++) await dataSource.transaction((m) => publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(300 + i), endpointIds: [endpointId] }));
+    const due: string[] = (await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id`, [endpointId])).map((r: { id: string }) => r.id);
+    const now = new Date();
+    expect((await store.claim({ endpointId, max: 1 }, now, prepare)).map((c) => c.deliveryId)).toEqual([due[0]]);
+    // Everything the read left that the next claim would offer is done meanwhile (by another worker, say).
+    await dataSource.query(`UPDATE delivery SET state = 'succeeded', next_attempt_at = NULL WHERE id = ANY($1)`, [due.slice(1, 8)]);
+    expect((await store.claim({ endpointId, max: 1 }, now, prepare)).map((c) => c.deliveryId)).toEqual([due[8]]);
+  });
+
   it('claims one named delivery, once', async () => {
     const [row] = await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id LIMIT 1`, [endpoints[2]]);
     const now = new Date();

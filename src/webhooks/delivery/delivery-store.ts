@@ -321,11 +321,23 @@ export class DeliveryStore {
       else this.leftovers.delete(t.endpointId);
     }
     // Oldest first, as claimed.
-    return prepared.map((p) =>
+    const results = prepared.map((p) =>
       p.claims
         .filter((c) => byId.has(c.deliveryId))
         .map((c) => ({ ...c, attempt: byId.get(c.deliveryId)!.claimed_attempt, maxAttempts: byId.get(c.deliveryId)!.claimed_max_attempts })),
     );
+    // A short claim from leftovers says nothing of what else is due (a drain takes a short claim
+    // for "nothing more"): claim the rest from a new read.
+    const again = batch.flatMap((request, i) => {
+      const t = request.target;
+      if ('deliveryId' in t || !cached.has(t.endpointId) || results[i].length >= wanted(t)) return [];
+      return [{ i, request: { ...request, target: { ...t, max: wanted(t) - results[i].length } } }];
+    });
+    if (again.length > 0) {
+      const more = await this.claimBatch(again.map((a) => a.request));
+      again.forEach((a, j) => results[a.i].push(...more[j]));
+    }
+    return results;
   }
 
   /**
