@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { parseCidrs } from '../../core/config/cidrs';
 import { AddressGuard } from './address-guard';
 import { DnsResolver, ResolvedAddress } from './dns-resolver';
@@ -126,6 +127,28 @@ describe('OutboundHttpClient (customer URLs)', () => {
     expect(ok.status).toBe(200);
     expect(s.requests[0].headers.host).toBe(`rebind.test:${s.port}`);
     await s.close();
+  });
+
+  it('resolves and checks an https name through the same guard, connects to the checked address and sends the name as SNI', async () => {
+    // A TLS server without a certificate: it refuses the handshake (an alert), after the client has told its server name.
+    const names: string[] = [];
+    let connections = 0;
+    const tlsServer = createTlsServer({ SNICallback: (name, cb) => (names.push(name), cb(null, undefined)) });
+    tlsServer.on('connection', () => connections++);
+    tlsServer.on('tlsClientError', () => undefined);
+    await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+    const port = (tlsServer.address() as AddressInfo).port;
+    const dns = new FakeDns({ 'tls.test': ['127.0.0.1'], 'inside.test': ['10.0.0.1', '127.0.0.1'] });
+    const c = make(LOOPBACK_ALLOWED, dns);
+    const refused = await failure(c.post({ url: `https://inside.test:${port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+    expect(refused.errorClass).toBe('target_not_allowed');
+    expect(connections).toBe(0);
+    const tls = await failure(c.post({ url: `https://tls.test:${port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+    expect(tls.errorClass).toBe('tls_error');
+    expect(dns.lookups).toEqual({ 'inside.test': 1, 'tls.test': 1 });
+    expect(connections).toBe(1);
+    expect(names).toEqual(['tls.test']);
+    await new Promise((r) => tlsServer.close(r));
   });
 
   it('gives up at the deadline on a receiver that never answers', async () => {
