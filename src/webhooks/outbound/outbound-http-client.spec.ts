@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { parseCidrs } from '../../core/config/cidrs';
 import { AddressGuard } from './address-guard';
 import { DnsResolver, ResolvedAddress } from './dns-resolver';
@@ -39,10 +40,13 @@ async function server(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 class FakeDns extends DnsResolver {
-  constructor(private readonly answers: Record<string, string[]>) {
+  /** How many times each name was resolved. */
+  readonly lookups: Record<string, number> = {};
+  constructor(readonly answers: Record<string, string[]>) {
     super();
   }
   override async resolve(host: string): Promise<ResolvedAddress[]> {
+    this.lookups[host] = (this.lookups[host] ?? 0) + 1;
     const list = this.answers[host];
     if (!list) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     return list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
@@ -52,8 +56,8 @@ class FakeDns extends DnsResolver {
 const LOOPBACK_ALLOWED = new AddressGuard(parseCidrs('127.0.0.0/8'));
 const NOTHING_ALLOWED = new AddressGuard();
 
-function client(guard = LOOPBACK_ALLOWED, dns: Record<string, string[]> = {}) {
-  return new OutboundHttpClient(guard, new FakeDns(dns), 'RegistryLookup-Webhooks/test');
+function client(guard = LOOPBACK_ALLOWED, dns: Record<string, string[]> | FakeDns = {}) {
+  return new OutboundHttpClient(guard, dns instanceof FakeDns ? dns : new FakeDns(dns), 'RegistryLookup-Webhooks/test');
 }
 
 async function failure(p: Promise<unknown>): Promise<OutboundError> {
@@ -125,6 +129,28 @@ describe('OutboundHttpClient (customer URLs)', () => {
     await s.close();
   });
 
+  it('resolves and checks an https name through the same guard, connects to the checked address and sends the name as SNI', async () => {
+    // A TLS server without a certificate: it refuses the handshake (an alert), after the client has told its server name.
+    const names: string[] = [];
+    let connections = 0;
+    const tlsServer = createTlsServer({ SNICallback: (name, cb) => (names.push(name), cb(null, undefined)) });
+    tlsServer.on('connection', () => connections++);
+    tlsServer.on('tlsClientError', () => undefined);
+    await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+    const port = (tlsServer.address() as AddressInfo).port;
+    const dns = new FakeDns({ 'tls.test': ['127.0.0.1'], 'inside.test': ['10.0.0.1', '127.0.0.1'] });
+    const c = make(LOOPBACK_ALLOWED, dns);
+    const refused = await failure(c.post({ url: `https://inside.test:${port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+    expect(refused.errorClass).toBe('target_not_allowed');
+    expect(connections).toBe(0);
+    const tls = await failure(c.post({ url: `https://tls.test:${port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+    expect(tls.errorClass).toBe('tls_error');
+    expect(dns.lookups).toEqual({ 'inside.test': 1, 'tls.test': 1 });
+    expect(connections).toBe(1);
+    expect(names).toEqual(['tls.test']);
+    await new Promise((r) => tlsServer.close(r));
+  });
+
   it('gives up at the deadline on a receiver that never answers', async () => {
     const s = await server(() => undefined);
     const t0 = Date.now();
@@ -167,6 +193,87 @@ describe('OutboundHttpClient (customer URLs)', () => {
     expect(res.bodyStart).toHaveLength(LOGGED_BODY_BYTES);
     expect(Date.now() - t0).toBeLessThan(2000);
     expect(written).toBeLessThan(50 * 1024 * 1024);
+    await s.close();
+  });
+
+  it('sends the caller\'s headers as given, with its own User-Agent, and the body\'s real length', async () => {
+    const s = await server((_req, res) => res.end());
+    await make().post({ url: s.url, headers: { 'User-Agent': 'Custom/1', 'Content-Length': '999', 'webhook-signature': 'v1,abc= v1,def=' }, body: 'ab', timeoutMs: 2000 });
+    expect(s.requests[0].headers).toMatchObject({ 'user-agent': 'Custom/1', 'content-length': '2', 'webhook-signature': 'v1,abc= v1,def=' });
+    expect(s.requests[0].body).toBe('ab');
+    await s.close();
+  });
+
+  it('gives the answer\'s headers as node:http would: lower-case names, repeats joined, the first Retry-After', async () => {
+    const s = await server((_req, res) => {
+      res.setHeader('Retry-After', ['120', '60']);
+      res.setHeader('X-Multi', ['a', 'b']);
+      res.setHeader('Set-Cookie', 'k=v');
+      res.writeHead(503).end();
+    });
+    const res = await make().post({ url: s.url, headers: {}, body: '{}', timeoutMs: 2000 });
+    expect(res.status).toBe(503);
+    expect(res.headers).toMatchObject({ 'retry-after': '120', 'x-multi': 'a, b', 'set-cookie': ['k=v'] });
+    await s.close();
+  });
+
+  it('reuses a kept-alive connection, resolving the name once for it', async () => {
+    const s = await server((_req, res) => res.end('ok'));
+    const dns = new FakeDns({ 'keep.test': ['127.0.0.1'] });
+    const c = make(LOOPBACK_ALLOWED, dns);
+    for (let i = 0; i < 3; i++) {
+      const res = await c.post({ url: `http://keep.test:${s.port}/`, headers: {}, body: '{}', timeoutMs: 2000 });
+      expect(res).toMatchObject({ status: 200, remoteAddress: '127.0.0.1' });
+      // undici gives a connection back one event-loop turn after its answer (in case the receiver closes it after all).
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(s.connections()).toBe(1);
+    expect(dns.lookups['keep.test']).toBe(1);
+    await s.close();
+  });
+
+  it('checks the name again on a fresh connection: a name that now resolves to a refused address is refused', async () => {
+    // The receiver closes every connection after its answer, so each request connects anew.
+    const allowed = await server((_req, res) => res.writeHead(200, { connection: 'close' }).end('ok'));
+    const refused = await server((_req, res) => res.end('should never be reached'), '127.0.0.2');
+    const dns = new FakeDns({ 'moving.test': ['127.0.0.1'] });
+    const c = make(new AddressGuard(parseCidrs('127.0.0.1/32')), dns);
+    const first = await c.post({ url: `http://moving.test:${allowed.port}/`, headers: {}, body: '{}', timeoutMs: 2000 });
+    expect(first).toMatchObject({ status: 200, remoteAddress: '127.0.0.1' });
+    dns.answers['moving.test'] = ['127.0.0.2'];
+    const err = await failure(c.post({ url: `http://moving.test:${allowed.port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+    expect(err.errorClass).toBe('target_not_allowed');
+    expect(err.message).toMatch(/moving\.test resolves to 127\.0\.0\.2/);
+    expect(dns.lookups['moving.test']).toBe(2);
+    expect(refused.connections()).toBe(0);
+    await Promise.all([allowed.close(), refused.close()]);
+  });
+
+  it('keeps the answer of a receiver whose body is too slow, ends it at the deadline and drops the connection', async () => {
+    let closed = false;
+    const s = await server((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('partial ');
+      req.socket.on('close', () => (closed = true));
+    });
+    const t0 = Date.now();
+    const res = await make().post({ url: s.url, headers: {}, body: '{}', timeoutMs: 300 });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(res).toMatchObject({ status: 200, bodyStart: 'partial ' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(true);
+    await s.close();
+  });
+
+  it('fails each of many requests in flight at the deadline, and the connections answer afterwards', async () => {
+    let stall = true;
+    const s = await server((_req, res) => (stall ? undefined : res.end('ok')));
+    const c = make();
+    const errors = await Promise.all(Array.from({ length: 20 }, () => failure(c.post({ url: s.url, headers: {}, body: '{}', timeoutMs: 200 }))));
+    expect(errors.map((e) => e.errorClass)).toEqual(Array(20).fill('timeout'));
+    stall = false;
+    expect((await c.post({ url: s.url, headers: {}, body: '{}', timeoutMs: 2000 })).status).toBe(200);
     await s.close();
   });
 });
