@@ -33,6 +33,20 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
 }
 
+/** CPU time of every Postgres process on this machine (the server the bench uses runs here), in ms. */
+function postgresCpuMs() {
+  const fs = require('node:fs');
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -154,9 +168,11 @@ async function main() {
     worker = startNode([...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), 'dist/worker.js'], env);
     await until(async () => (await received(target)) >= 1, 60_000, 'worker start');
     const cpuBefore = cpuMs(worker.pid);
+    const pgCpuBefore = postgresCpuMs();
     const trafficBefore = await traffic(dataSource, queues[1]);
     await until(async () => (await received(target)) >= total, 300_000, 'backlog delivery');
     const workerCpuMs = cpuMs(worker.pid) - cpuBefore;
+    const pgCpuMs = postgresCpuMs() - pgCpuBefore;
     // An idle backend reports its transactions to pg_stat_database within 10 s (PGSTAT_IDLE_INTERVAL).
     await new Promise((r) => setTimeout(r, 11_000));
     const trafficAfter = await traffic(dataSource, queues[1]);
@@ -210,7 +226,7 @@ async function main() {
 
     console.log(`\nWebhook delivery, Postgres + Bull, one worker (${ENDPOINTS} endpoints × ${CONCURRENCY} in flight, receiver answers 200 at once)`);
     console.log(`backlog of ${total.toLocaleString('en')} deliveries (published in ${(publishMs / 1000).toFixed(1)} s): ${deliveryRate.toFixed(0)} deliveries/s`);
-    console.log(`worker CPU per delivery: ${(workerCpuMs / total).toFixed(2)} ms`);
+    console.log(`worker CPU per delivery: ${(workerCpuMs / total).toFixed(2)} ms; Postgres CPU per delivery (every postgres process on the machine, ended backends excepted): ${(pgCpuMs / total).toFixed(2)} ms`);
     const perDelivery = (k) => ((trafficAfter[k] - trafficBefore[k]) / total).toFixed(1);
     const statements = Number.isNaN(trafficAfter.statements) ? '' : `${perDelivery('statements')} SQL statements, `;
     console.log(`round trips per delivery (the backlog; every client of the database and of Redis): ${statements}${perDelivery('transactions')} database transactions, ${perDelivery('redis')} Redis commands (Lua script steps included)`);
