@@ -56,6 +56,17 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
 
   afterAll(() => close());
 
+  /** A new endpoint of the account with `n` due deliveries (events numbered from `from`), oldest first. */
+  async function endpointWithDeliveries(n: number, from: number): Promise<{ endpointId: string; due: string[] }> {
+    const endpointId = randomId('we');
+    await dataSource.query(`INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`, [
+      endpointId, accountId, `http://127.0.0.1:9/hook/${from}`, ['company.name_changed'], newWebhookSecret(),
+    ]);
+    for (let i = 0; i < n; i++) await dataSource.transaction((m) => publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(from + i), endpointIds: [endpointId] }));
+    const due: string[] = (await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id`, [endpointId])).map((r: { id: string }) => r.id);
+    return { endpointId, due };
+  }
+
   it('claims for several endpoints at once: the oldest due, never more than an endpoint’s free slots, each attempt logged with its headers', async () => {
     const limit = config.webhooks.endpointConcurrency;
     const now = new Date();
@@ -100,12 +111,7 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
   });
 
   it('claims an endpoint’s next deliveries from the candidates its last read left, oldest still due first, even when another worker took some', async () => {
-    const endpointId = randomId('we');
-    await dataSource.query(`INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, 'http://127.0.0.1:9/hook/x', $3, $4, now(), now())`, [
-      endpointId, accountId, ['company.name_changed'], newWebhookSecret(),
-    ]);
-    for (let i = 0; i < 8; i++) await dataSource.transaction((m) => publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(200 + i), endpointIds: [endpointId] }));
-    const due: string[] = (await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id`, [endpointId])).map((r: { id: string }) => r.id);
+    const { endpointId, due } = await endpointWithDeliveries(8, 200);
     // Candidate reads, whichever way the engine runs them.
     const reads: string[] = [];
     const note = (sql: unknown) => {
@@ -139,12 +145,7 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
   });
 
   it('reads again when the candidates its last read left are all gone: a short claim still means nothing more is due', async () => {
-    const endpointId = randomId('we');
-    await dataSource.query(`INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, 'http://127.0.0.1:9/hook/y', $3, $4, now(), now())`, [
-      endpointId, accountId, ['company.name_changed'], newWebhookSecret(),
-    ]);
-    for (let i = 0; i < 10; i++) await dataSource.transaction((m) => publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(300 + i), endpointIds: [endpointId] }));
-    const due: string[] = (await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id`, [endpointId])).map((r: { id: string }) => r.id);
+    const { endpointId, due } = await endpointWithDeliveries(10, 300);
     const now = new Date();
     expect((await store.claim({ endpointId, max: 1 }, now, prepare)).map((c) => c.deliveryId)).toEqual([due[0]]);
     // Everything the read left that the next claim would offer is done meanwhile (by another worker, say).

@@ -20,7 +20,12 @@ const ASYNC_COMMIT = `set_config('synchronous_commit', 'off', true)`;
 
 /** The SQL expression that makes this transaction's commit asynchronous where that is safe (see above). */
 export function asyncCommitSql(config: AppConfig): string {
-  return config.isEmbedded ? 'NULL' : ASYNC_COMMIT;
+  return commitsAsync(config) ? ASYNC_COMMIT : 'NULL';
+}
+
+/** Whether claims and outcomes commit without waiting for the disk (see ASYNC_COMMIT). */
+function commitsAsync(config: AppConfig): boolean {
+  return !config.isEmbedded;
 }
 
 /** A delivery claimed for one attempt: everything needed to send it. */
@@ -149,7 +154,7 @@ export class DeliveryStore {
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
   ) {
-    this.commitAsync = !config.isEmbedded;
+    this.commitAsync = commitsAsync(config);
   }
 
   /**
@@ -190,9 +195,10 @@ export class DeliveryStore {
         const batch: ClaimRequest[] = [];
         const rest: ClaimRequest[] = [];
         const endpoints = new Set<string>();
+        const single = 'deliveryId' in this.queued[0].target;
         for (const request of this.queued) {
           const t = request.target;
-          if ('deliveryId' in this.queued[0].target) (batch.length === 0 ? batch : rest).push(request);
+          if (single) (batch.length === 0 ? batch : rest).push(request);
           else if ('endpointId' in t && !endpoints.has(t.endpointId)) {
             endpoints.add(t.endpointId);
             batch.push(request);
@@ -218,25 +224,23 @@ export class DeliveryStore {
     const first = batch[0].target;
     const wanted = (t: DeliveryTarget) => ('deliveryId' in t ? 1 : Math.min(t.max, limit));
     // An endpoint's unclaimed candidates from a recent read stand in for a new read.
+    // Expired ones go, whether or not their endpoint is claimed for again.
+    for (const [endpointId, left] of this.leftovers) if (Date.now() - left.at >= LEFTOVER_MS) this.leftovers.delete(endpointId);
     const cached = new Map<string, { at: number; rows: CandidateRow[] }>();
-    const toRead: string[] = [];
+    const toRead: Array<{ endpointId: string; n: number }> = [];
     for (const { target } of batch) {
       if ('deliveryId' in target) continue;
       const left = this.leftovers.get(target.endpointId);
-      if (left && Date.now() - left.at < LEFTOVER_MS && left.rows.length >= wanted(target)) cached.set(target.endpointId, left);
-      else toRead.push(target.endpointId);
+      if (left && left.rows.length >= wanted(target)) cached.set(target.endpointId, left);
+      // Enough for this claim (see below) and this endpoint's next few (`leftovers`).
+      else toRead.push({ endpointId: target.endpointId, n: wanted(target) + LEFTOVER_READ_AHEAD * limit });
     }
     const rows =
       'deliveryId' in first
         ? await preparedRows<CandidateRow>(this.dataSource, 'delivery_candidate', DELIVERY_CANDIDATE, [first.deliveryId, now])
         : toRead.length === 0
           ? []
-          : await preparedRows<CandidateRow>(this.dataSource, 'endpoint_candidates', ENDPOINT_CANDIDATES, [
-              toRead,
-              now,
-              // Enough for this claim (see below) and this endpoint's next few (`leftovers`).
-              toRead.map((endpointId) => wanted(batch.find((r) => 'endpointId' in r.target && r.target.endpointId === endpointId)!.target) + LEFTOVER_READ_AHEAD * limit),
-            ]);
+          : await preparedRows<CandidateRow>(this.dataSource, 'endpoint_candidates', ENDPOINT_CANDIDATES, [toRead.map((r) => r.endpointId), now, toRead.map((r) => r.n)]);
     const byEndpoint = new Map<string, CandidateRow[]>();
     for (const [endpointId, left] of cached) byEndpoint.set(endpointId, left.rows);
     for (const row of rows) {
@@ -294,10 +298,7 @@ export class DeliveryStore {
       new Date(now.getTime() + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS),
       limit,
       toClaim.map((p) => p.endpoint!.endpoint_id),
-      toClaim.map((p) => {
-        const t = p.request.target;
-        return 'deliveryId' in t ? 1 : Math.min(t.max, limit);
-      }),
+      toClaim.map((p) => wanted(p.request.target)),
       toClaim.map((p) => {
         const t = p.request.target;
         return 'deliveryId' in t ? false : Boolean(t.skipLocked);

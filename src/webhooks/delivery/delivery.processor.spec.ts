@@ -23,7 +23,12 @@ describe('DeliveryProcessor waking an event’s deliveries', () => {
       return add(queue, data, options);
     }) as typeof jobs.add;
     const looked: string[] = [];
-    const deliverer = { peek: async (deliveryId: string) => void looked.push(deliveryId) ?? null } as unknown as Deliverer;
+    const deliverer = {
+      peek: async (deliveryId: string) => {
+        looked.push(deliveryId);
+        return null;
+      },
+    } as unknown as Deliverer;
     const config = AppConfig.fromEnv({}, 'worker');
     const queue = new DeliveryQueue(jobs);
     const processor = new DeliveryProcessor(jobs, deliverer, queue, new Clock(), config);
