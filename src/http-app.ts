@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import cors, { type CorsOptions } from 'cors';
-import { json as jsonBody, type NextFunction, type Request, type Response } from 'express';
+import { json as jsonBody, Router, type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './core/config/app-config';
 import { BEARER_SCHEME } from './core/openapi/api-account-errors.decorator';
@@ -38,41 +38,40 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // middleware below answers: CORS preflights, 429s, unreadable bodies).
   express.use(requestLogging(app.get(ROOT_LOGGER)));
   // The read API is open to any origin, without credentials; browsers may read the rate-limit headers.
-  express.use(
-    '/api/public',
-    openCors({
-      origin: '*',
-      credentials: false,
-      methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-      allowedHeaders: ['Content-Type', 'Accept', 'MCP-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID', 'X-Request-Id'],
-      exposedHeaders: EXPOSED_HEADERS,
-      maxAge: 86_400,
-    }),
-  );
+  const publicCors = openCors({
+    origin: '*',
+    credentials: false,
+    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'Accept', 'MCP-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID', 'X-Request-Id'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 86_400,
+  });
   // The account API: browser code may call it from any origin with the key in a header,
   // never with cookies. Its bodies are JSON, read here (the app runs without a global parser).
-  express.use(
-    '/api/v1',
-    openCors({
-      origin: '*',
-      credentials: false,
-      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
-      exposedHeaders: [...EXPOSED_HEADERS, 'WWW-Authenticate', 'Location'],
-      maxAge: 86_400,
-    }),
-    requireJsonBody,
-  );
-  // Parsed once: the bulk watch creation with its own limit, every other /api/v1 body with the small one.
-  express.use('/api/v1/watches/bulk', parseJsonBody(WATCHES_BULK_MAX_BODY));
-  express.use('/api/v1', parseJsonBody());
+  const accountCors = openCors({
+    origin: '*',
+    credentials: false,
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
+    exposedHeaders: [...EXPOSED_HEADERS, 'WWW-Authenticate', 'Location'],
+    maxAge: 86_400,
+  });
   // Counted before any routing, as a prefix match: unknown paths, wrong methods and paths
   // that no route can even decode are counted and carry the headers too.
   const rateLimit = app.get(RateLimitMiddleware);
   applyServerLimits(app.getHttpServer(), config, rateLimit);
-  express.use('/api/public/v1', (req: Request, res: Response, next: NextFunction) => {
+  const countRequest: Middleware = (req, res, next) => {
     rateLimit.use(req, res, next)?.catch((err: unknown) => (err instanceof ApiError ? writeProblem(req, res, err) : next(err)));
-  });
+  };
+  // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with the small one.
+  express.use(
+    byPathPrefix([
+      ['/api/public/v1', [publicCors, countRequest]],
+      ['/api/public', [publicCors]],
+      ['/api/v1/watches/bulk', [accountCors, requireJsonBody, parseJsonBody(WATCHES_BULK_MAX_BODY)]],
+      ['/api/v1', [accountCors, requireJsonBody, parseJsonBody()]],
+    ]),
+  );
   // No global ValidationPipe: every input is read as `unknown` and checked by its controller's
   // zod schema (core/validation/zod-input.ts), so the pipe validated nothing — it only loaded
   // class-validator and class-transformer at boot (about 230 ms of a cold start) and ran on
@@ -106,12 +105,49 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
       )
       .build(),
   )));
+  // Swagger UI's routes (nine of them) behind one check of the path, rather than tried one by
+  // one ahead of every API route on every request.
+  const router = (express.getHttpAdapter().getInstance() as { router: Router }).router;
+  const swaggerFrom = router.stack.length;
   SwaggerModule.setup('docs', app, () => openApi.document!, {
     customSiteTitle: 'Registry Lookup API',
     swaggerOptions: { url: '/api/public/v1/openapi.json' },
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
   });
+  const docs = Router();
+  docs.stack.push(...router.stack.splice(swaggerFrom));
+  express.use(byPathPrefix([['/docs', [docs]]]));
+}
+
+type Middleware = (req: Request, res: Response, next: NextFunction) => void;
+
+/**
+ * One middleware for several path prefixes, each with its chain of middleware (the first
+ * prefix a request's path is under wins), rather than one Express layer per prefix and
+ * middleware: Express tries every layer of its stack in turn, ahead of the routes, on every
+ * request. A path is under a prefix as Express mounts one: the same segments, compared
+ * without regard to case (Express routes that way by default), on the decoded-nothing
+ * pathname Express routes by (`req.path`, so also for an absolute-form request target).
+ */
+export function byPathPrefix(table: Array<[prefix: string, chain: Middleware[]]>): Middleware {
+  return (req, res, next) => {
+    const path = req.path;
+    const entry = table.find(([prefix]) => isUnder(path, prefix));
+    if (!entry) return next();
+    const chain = entry[1];
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined || i === chain.length) return next(err);
+      chain[i++](req, res, step);
+    };
+    step();
+  };
+}
+
+function isUnder(path: string, prefix: string): boolean {
+  if (path.length < prefix.length || (path.length > prefix.length && path.charCodeAt(prefix.length) !== 0x2f)) return false;
+  return path.startsWith(prefix) || path.slice(0, prefix.length).toLowerCase() === prefix;
 }
 
 /**

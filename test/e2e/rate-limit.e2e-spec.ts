@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(60_000);
@@ -11,6 +12,16 @@ async function hit(app: TestApp, path: string, n: number, headers: Record<string
     out.push(res);
   }
   return out;
+}
+
+/** Sends one request as raw bytes and returns the whole answer as text. */
+function rawGet(app: TestApp, request: string): Promise<string> {
+  const { hostname, port } = new URL(app.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let answer = '';
+    socket.setEncoding('latin1').on('data', (d: string) => (answer += d)).on('end', () => resolve(answer)).on('error', reject);
+  });
 }
 
 describe('rate limit: 120 requests per hour per client IP across /api/public/v1', () => {
@@ -50,6 +61,23 @@ describe('rate limit: 120 requests per hour per client IP across /api/public/v1'
     expect(resetAt - Date.now()).toBeGreaterThan(3_500_000);
     expect(body.resetAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(body.detail).toContain(body.resetAt as string);
+  });
+
+  it('counts a path however it is spelt for the router: another case, a trailing slash, an absolute-form target', async () => {
+    const ip = '192.0.2.20';
+    const spellings = ['/API/Public/V1/registers', '/api/public/v1/registers/', '/api/public/v1//registers'];
+    for (const [i, path] of spellings.entries()) {
+      const res = (await hit(app, path, 1, { 'X-Forwarded-For': ip }))[0];
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(119 - i));
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    }
+    // An absolute-form request target (what a proxy is sent) is routed by its path, so counted too.
+    const raw = await rawGet(app, `GET ${app.url}/api/public/v1/registers HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${ip}\r\nConnection: close\r\n\r\n`);
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+    expect(raw).toMatch(/\r\nX-RateLimit-Remaining: 116\r\n/i);
+    // Outside the read API nothing is counted: a prefix is whole segments.
+    const beside = (await hit(app, '/api/publicity', 1, { 'X-Forwarded-For': ip }))[0];
+    expect(beside.headers.get('x-ratelimit-remaining')).toBeNull();
   });
 
   it('counts another IP apart, and an IPv6 /64 as one client', async () => {
