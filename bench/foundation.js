@@ -3,8 +3,12 @@
 /*
  * Foundation figures:
  * - GET /api/public/v1/registers throughput and p50/p99 latency (autocannon on loopback, the
- *   bench client allowlisted past the rate limit), next to a bare NestJS handler returning a
- *   constant JSON in an otherwise empty app, and the ratio of the two;
+ *   bench client allowlisted past the rate limit), next to two handlers of an otherwise empty
+ *   NestJS app (bench/bare-app.js): one returning a tiny constant JSON (30 bytes), one returning
+ *   the very document /registers answered (about 4 KB) as a constant object. The first ratio is
+ *   the one issue 12 was measured with; the second holds the response alike, so that what it
+ *   measures is the fixed cost per request of our stack rather than the cost of sending 4 KB
+ *   instead of 30 bytes over loopback;
  * - cold start of `npm start` (fresh DATA_DIR: PGlite created, migrations applied) and warm
  *   start (existing DATA_DIR) to the first 200 of /api/public/v1/registers;
  * - RSS of the idle api process.
@@ -13,7 +17,7 @@
  *                                 BENCH_ONLY=registers: no cold and warm start, the throughput and idle RSS only)
  */
 const { spawn } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { EMBEDDED, ROOT, START_FLAGS, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
@@ -24,12 +28,29 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 /** The two starts take half a minute and are not needed when tuning the request path. */
 const REGISTERS_ONLY = process.env.BENCH_ONLY === 'registers';
 
-/** Requests-weighted figures of several runs of one side: total requests over total time, worst p99. */
+/** Requests-weighted figures of several runs of one side: total requests over total time, worst p99, server CPU per request. */
 function merged(runs) {
   const total = runs.reduce((n, r) => n + r.total, 0);
   const seconds = runs.reduce((n, r) => n + r.total / r.rps, 0);
   const p50s = runs.map((r) => r.p50).sort((a, b) => a - b);
-  return { title: runs[0].title, rps: total / seconds, p50: p50s[Math.floor(p50s.length / 2)], p99: Math.max(...runs.map((r) => r.p99)), total };
+  const cpuUsPerRequest = (runs.reduce((n, r) => n + r.cpuMs, 0) * 1000) / total;
+  return { title: runs[0].title, rps: total / seconds, p50: p50s[Math.floor(p50s.length / 2)], p99: Math.max(...runs.map((r) => r.p99)), total, cpuUsPerRequest };
+}
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; ticks of 10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/**
+ * One autocannon run, with the CPU the serving process spent on it: less sensitive than the
+ * request rate to what else the machine runs (autocannon itself shares the two cores).
+ */
+async function measured(pid, title, url) {
+  const before = cpuMs(pid);
+  const result = await cannon(title, { url });
+  return { ...result, cpuMs: cpuMs(pid) - before };
 }
 
 /** Time from `npm start` to the first 200 of /registers. */
@@ -85,8 +106,11 @@ async function main() {
     let port;
     ({ coldStartMs: report.coldStartMs, warmStartMs: report.warmStartMs, idleRssMb: report.idleRssMb, app, port, dir } = await embeddedStart());
 
+    // The document the bare app's /same-body returns: what /registers answers now.
+    const sameBody = join(dir, 'registers.json');
+    writeFileSync(sameBody, await (await fetch(`http://127.0.0.1:${port}/api/public/v1/registers`)).text());
     const barePort = await freePort();
-    bare = startNode(['bench/bare-app.js'], { PORT: String(barePort) });
+    bare = startNode(['bench/bare-app.js'], { PORT: String(barePort), BARE_SAME_BODY: sameBody });
     await waitFor(`http://127.0.0.1:${barePort}/constant`, 30_000);
 
     // Alternating rounds (the order swapped each round) rather than one long run each: on a
@@ -94,27 +118,40 @@ async function main() {
     const rounds = [];
     for (let i = 0; i < ROUNDS; i++) {
       const pair = {};
-      const order = i % 2 === 0 ? ['registers', 'bare'] : ['bare', 'registers'];
+      const sides = ['registers', 'bare', 'same'];
+      const order = i % 2 === 0 ? sides : [...sides].reverse();
       for (const side of order) {
         pair[side] =
           side === 'registers'
-            ? await cannon('GET /api/public/v1/registers', { url: `http://127.0.0.1:${port}/api/public/v1/registers` })
-            : await cannon('bare NestJS constant JSON', { url: `http://127.0.0.1:${barePort}/constant` });
+            ? await measured(app.pid, 'GET /api/public/v1/registers', `http://127.0.0.1:${port}/api/public/v1/registers`)
+            : side === 'bare'
+              ? await measured(bare.pid, 'bare NestJS constant JSON (30 B)', `http://127.0.0.1:${barePort}/constant`)
+              : await measured(bare.pid, 'bare NestJS, same document (4 KB)', `http://127.0.0.1:${barePort}/same-body`);
       }
       rounds.push(pair);
     }
     const registers = merged(rounds.map((r) => r.registers));
     const constant = merged(rounds.map((r) => r.bare));
+    const same = merged(rounds.map((r) => r.same));
     report.registers = registers;
     report.bare = constant;
+    report.sameBody = same;
     report.ratio = registers.rps / constant.rps;
     report.roundRatios = rounds.map((r) => r.registers.rps / r.bare.rps);
+    report.sameBodyRatio = registers.rps / same.rps;
+    report.sameBodyRoundRatios = rounds.map((r) => r.registers.rps / r.same.rps);
 
     console.log(`\nFoundation (${process.env.BENCH_CONNECTIONS ?? 10} connections, ${ROUNDS} alternating rounds of ${process.env.BENCH_SECONDS ?? 10} s per side; api at LOG_LEVEL=${LOG_LEVEL})`);
     console.log(HEADER);
     console.log(row(registers.title, registers));
     console.log(row(constant.title, constant));
-    console.log(`/registers ÷ bare handler throughput: ${report.ratio.toFixed(2)} (per round: ${report.roundRatios.map((x) => x.toFixed(2)).join(', ')})`);
+    console.log(row(same.title, same));
+    for (const side of [registers, constant, same]) console.log(`${side.title}: server CPU ${side.cpuUsPerRequest.toFixed(0)} µs per request`);
+    report.cpuRatio = constant.cpuUsPerRequest / registers.cpuUsPerRequest;
+    report.sameBodyCpuRatio = same.cpuUsPerRequest / registers.cpuUsPerRequest;
+    console.log(`bare handler's CPU per request ÷ /registers': ${report.cpuRatio.toFixed(2)} (30 B), ${report.sameBodyCpuRatio.toFixed(2)} (same document)`);
+    console.log(`/registers ÷ bare handler (30 B) throughput: ${report.ratio.toFixed(2)} (per round: ${report.roundRatios.map((x) => x.toFixed(2)).join(', ')})`);
+    console.log(`/registers ÷ bare handler (same document) throughput: ${report.sameBodyRatio.toFixed(2)} (per round: ${report.sameBodyRoundRatios.map((x) => x.toFixed(2)).join(', ')})`);
     if (!REGISTERS_ONLY) {
       console.log(`cold start of npm start to first 200 (empty DATA_DIR): ${report.coldStartMs.toFixed(0)} ms`);
       console.log(`warm start (existing DATA_DIR): ${report.warmStartMs.toFixed(0)} ms`);
