@@ -31,21 +31,34 @@ function holdLock(dataDir: string, command: string): Promise<{ pid: number; kill
   });
 }
 
-/** Starts n processes at once, each trying to take the lock; resolves with how many got it. */
+/**
+ * Starts n processes at once, each trying to take the lock; resolves with how many got it.
+ * A process that gets it holds it until every process has answered (then it is killed): on a
+ * loaded machine the n starts may spread over seconds, and a winner that let go early would
+ * hand the directory on to a later one, which is no race.
+ */
 async function race(dataDir: string, n: number): Promise<number> {
   const script = `const { DataDirLock } = require(${JSON.stringify(join(ROOT, 'dist/database/data-dir-lock.js'))});
-    try { DataDirLock.acquire(process.argv[1], 'race'); console.log('held'); setTimeout(() => undefined, 1500); } catch (e) { console.log('refused'); }`;
-  const outcomes = await Promise.all(
-    Array.from({ length: n }, () =>
-      new Promise<string>((resolve) => {
-        const child = spawn(process.execPath, ['-e', script, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-        let out = '';
-        child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-        child.once('exit', () => resolve(out.trim()));
-      }),
-    ),
-  );
-  return outcomes.filter((o) => o === 'held').length;
+    try { DataDirLock.acquire(process.argv[1], 'race'); console.log('held'); setInterval(() => undefined, 1000); } catch (e) { console.log('refused'); }`;
+  const children = Array.from({ length: n }, () => spawn(process.execPath, ['-e', script, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  try {
+    const outcomes = await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<string>((resolve) => {
+            let out = '';
+            child.stdout!.on('data', (d: Buffer) => {
+              out += d.toString();
+              if (out.includes('\n')) resolve(out.trim());
+            });
+            child.once('exit', () => resolve(out.trim()));
+          }),
+      ),
+    );
+    return outcomes.filter((o) => o === 'held').length;
+  } finally {
+    await Promise.all(children.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }))));
+  }
 }
 
 // The lock guards the embedded database only; the suite runs once, with the embedded suite.
