@@ -18,7 +18,8 @@ async function hit(app: TestApp, path: string, n: number, headers: Record<string
 function rawGet(app: TestApp, request: string): Promise<string> {
   const { hostname, port } = new URL(app.url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(request));
+    // Written without half-closing: the server ends the connection after its answer (Connection: close).
+    const socket = connect(Number(port), hostname, () => socket.write(request));
     let answer = '';
     socket.setEncoding('latin1').on('data', (d: string) => (answer += d)).on('end', () => resolve(answer)).on('error', reject);
   });
