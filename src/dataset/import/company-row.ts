@@ -1,0 +1,31 @@
+import { normalizeName } from '../normalize-name';
+import type { CompanyRow } from './company-writer';
+import type { DatasetRow } from './dataset-row';
+
+/** What every row of one import carries: where it came from and when the register produced it. */
+export interface Provenance {
+  sourceKind: string;
+  datasetName: string;
+  /** ISO 8601 timestamp. */
+  producedAt: string;
+}
+
+function clean(value: string | null): string | null {
+  // Postgres text cannot hold NUL.
+  return value !== null && value.includes('\u0000') ? value.replace(/\u0000/g, '') : value;
+}
+
+/** Completes the reader's row object in place: one allocation less per row of a large file. */
+export function toCompanyRow(r: DatasetRow, provenance: Provenance): CompanyRow {
+  const c = r as CompanyRow;
+  c.name = clean(r.name)!;
+  c.status = clean(r.status);
+  c.legalForm = clean(r.legalForm);
+  c.address = clean(r.address);
+  c.city = clean(r.city);
+  c.nameNormalized = normalizeName(c.name);
+  c.sourceKind = provenance.sourceKind;
+  c.datasetName = provenance.datasetName;
+  c.producedAt = provenance.producedAt;
+  return c;
+}
