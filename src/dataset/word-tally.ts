@@ -30,18 +30,6 @@ export class WordTally {
     if (words.size > MAX_WORDS) this.words = null;
   }
 
-  /** Adds the counts another tally kept over other names (a parse worker's, for one chunk of the file). */
-  merge(counts: ReadonlyMap<string, number>, names: number): void {
-    this.names += names;
-    const words = this.words;
-    if (words === null) return;
-    for (const [word, n] of counts) {
-      const count = words.get(word);
-      words.set(word, count === undefined ? n : count + n);
-    }
-    if (words.size > MAX_WORDS) this.words = null;
-  }
-
   /** The counts, or null when the tally gave up or was abandoned. */
   result(): { words: Map<string, number>; companies: number } | null {
     return this.words === null ? null : { words: this.words, companies: this.names };

@@ -27,8 +27,6 @@ export interface WriteCounts {
  */
 export interface CompanyWriter {
   write(row: CompanyRow): Promise<void> | void;
-  /** Rows already in COPY text (a parse worker's, see parallel-chunks.ts); the writers that take them. */
-  writeRows?(rows: CopyRows): Promise<void> | void;
   /** Flushes what is buffered and returns the totals. */
   finish(): Promise<WriteCounts>;
   /** Gives up: drops what is buffered, releases the connection. */
@@ -39,15 +37,6 @@ export interface CompanyWriter {
   wordCounts?(): KnownWordCounts | null;
   /** The imported dataset's rows in the table, when the writer knows them without a count (after `finish`). */
   datasetRows?(): number | null;
-}
-
-/** Rows in COPY text, one `copyTextLine` each, with what the writer would have learnt from them. */
-export interface CopyRows {
-  bytes: Buffer;
-  rows: number;
-  /** The words of their folded names, counted (null: not counted). */
-  words: ReadonlyMap<string, number> | null;
-  datasetName: string;
 }
 
 /** Columns of the company table a writer fills, in COPY / VALUES order. */

@@ -18,13 +18,4 @@ export interface DatasetFormat {
    * choose among a register's formats without --format.
    */
   recognize?: (head: string) => boolean;
-  /**
-   * How the file may be cut into pieces that the reader reads on its own, so that several
-   * threads read one file (see parallel-chunks.ts): `csv-lines` (a header line, then records
-   * cut at line ends), `json-array-lines` (a JSON array whose elements each begin a line).
-   * Only for readers that never call `onProducedAt`.
-   */
-  split?: ChunkSplit;
 }
-
-export type ChunkSplit = 'csv-lines' | 'json-array-lines';

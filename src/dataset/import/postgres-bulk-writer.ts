@@ -4,7 +4,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { CountryCode } from '../../registers/register-table';
 import { BUNDLED_DATASET } from '../seed/bundled-sample';
-import { addCounts, CompanyRow, CompanyWriter, CopyRows, copyTextLine, IMPORT_SESSION_SETTINGS, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
+import { addCounts, CompanyRow, CompanyWriter, copyTextLine, IMPORT_SESSION_SETTINGS, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
 import { CopyBlocks } from './copy-blocks';
 import { searchIndexes } from './search-indexes';
 import { WordTally } from '../word-tally';
@@ -89,14 +89,6 @@ export class PostgresBulkWriter implements CompanyWriter {
     return this.writeLine(copyTextLine(row));
   }
 
-  writeRows(block: CopyRows): Promise<void> | void {
-    if (block.words) this.tally.merge(block.words, block.rows);
-    else this.tally.abandon();
-    this.datasetName ??= block.datasetName;
-    if (!this.started) return this.start().then(() => this.writeBlock(block));
-    return this.writeBlock(block);
-  }
-
   /** The country's word counts and number of companies after `finish`, when they were kept. */
   wordCounts(): KnownWordCounts | null {
     return this.tally.result();
@@ -178,20 +170,6 @@ export class PostgresBulkWriter implements CompanyWriter {
     batch.rows += 1;
     const full = this.buffered.add(line);
     const sending = full ? this.push(batch, full) : undefined;
-    if (batch.rows < this.batchSize) return sending;
-    return sending ? sending.then(() => this.endBatch()) : this.endBatch();
-  }
-
-  /** A block of many rows: the batch ends at the first block that takes it to `batchSize` rows. */
-  private writeBlock(block: CopyRows): Promise<void> | void {
-    const batch = this.current;
-    if (this.buffered.length > 0) {
-      const rest = this.buffered.take();
-      batch.blocks.push(rest);
-      batch.unsent += rest.length;
-    }
-    batch.rows += block.rows;
-    const sending = this.push(batch, block.bytes);
     if (batch.rows < this.batchSize) return sending;
     return sending ? sending.then(() => this.endBatch()) : this.endBatch();
   }

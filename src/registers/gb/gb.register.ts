@@ -18,7 +18,6 @@ export const GB_REGISTER: Register = {
       defaultDatasetName: 'companies-house-basiccompanydata',
       zipEntry: /\.csv$/i,
       read: readGbBasicCompanyData,
-      split: 'csv-lines',
       expects: 'a CSV whose header line names CompanyName, CompanyNumber, … (55 columns), then one line per company',
     },
   ],

@@ -18,7 +18,6 @@ export const NO_REGISTER: Register = {
       defaultDatasetName: 'brreg-enheter',
       zipEntry: /\.json$/i,
       read: readNoEnheter,
-      split: 'json-array-lines',
       expects: 'a JSON array of Enhet objects: [{"organisasjonsnummer": "…", "navn": "…", …}, …]',
     },
   ],
