@@ -111,7 +111,6 @@ function copyField(value: string | null): string {
   return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c]) : value;
 }
 
-/** One row in COPY text format, in WRITE_COLUMNS order: what every writer's COPY sends. */
 /**
  * The settings of a Postgres session that writes an import (both Postgres writers), sent in one
  * round trip: one import is one long job, so no statement timeout; a batch's sort fits in
@@ -120,11 +119,30 @@ function copyField(value: string | null): string {
  */
 export const IMPORT_SESSION_SETTINGS = `SET statement_timeout = 0; SET work_mem = '64MB'; SET synchronous_commit = off`;
 
+/** The provenance columns of the rows last written, as COPY text: the same for every row of one import. */
+let provenance = { sourceKind: '', datasetName: '', producedAt: '', text: '' };
+
+function provenanceText(r: CompanyRow): string {
+  const p = provenance;
+  if (r.sourceKind !== p.sourceKind || r.datasetName !== p.datasetName || r.producedAt !== p.producedAt) {
+    const text = `${copyField(r.sourceKind)}\t${copyField(r.datasetName)}\t${copyField(r.producedAt)}`;
+    provenance = { sourceKind: r.sourceKind, datasetName: r.datasetName, producedAt: r.producedAt, text };
+  }
+  return provenance.text;
+}
+
+/**
+ * One row in COPY text format, in WRITE_COLUMNS order: what every writer's COPY sends. The
+ * country code, the folded name (letters, digits and single spaces) and the status category
+ * cannot hold a character COPY escapes, and the provenance is escaped once per import: seven
+ * of the sixteen checks per row gone.
+ */
 export function copyTextLine(r: CompanyRow): string {
   const f = copyField;
+  const otherNumbers = r.otherNumbers.length === 0 ? '{}' : f(textArrayLiteral(r.otherNumbers));
   return (
-    `${f(r.country)}\t${f(r.registrationNumber)}\t${f(textArrayLiteral(r.otherNumbers))}\t${f(r.name)}\t${f(r.nameNormalized)}\t` +
-    `${f(r.status)}\t${f(r.statusCategory)}\t${f(r.legalForm)}\t${f(r.address)}\t${f(r.city)}\t${f(r.incorporationDate)}\t` +
-    `${f(r.sourceUrl)}\t${f(r.sourceKind)}\t${f(r.datasetName)}\t${f(r.producedAt)}\t${f(r.extra ? JSON.stringify(r.extra) : null)}\n`
+    `${r.country}\t${f(r.registrationNumber)}\t${otherNumbers}\t${f(r.name)}\t${r.nameNormalized}\t` +
+    `${f(r.status)}\t${r.statusCategory}\t${f(r.legalForm)}\t${f(r.address)}\t${f(r.city)}\t${f(r.incorporationDate)}\t` +
+    `${f(r.sourceUrl)}\t${provenanceText(r)}\t${f(r.extra ? JSON.stringify(r.extra) : null)}\n`
   );
 }

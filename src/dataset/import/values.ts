@@ -68,7 +68,7 @@ export function requiredNumber(value: string | null | undefined, pattern: RegExp
 export function requiredName(value: string | null | undefined, field: string): string {
   const t = text(value);
   if (t === null) throw new RecordRejected('missing name', field);
-  return t.replace(/\s+/g, ' ');
+  return /\s\s|[^\S ]/.test(t) ? t.replace(/\s+/g, ' ') : t;
 }
 
 export { compactExtra } from './dataset-row';

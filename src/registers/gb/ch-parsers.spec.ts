@@ -85,6 +85,8 @@ describe('Companies House API parsers', () => {
     [{ premises: '20-22 ', address_line_1: 'Wenlock Road', locality: 'London', region: null, postal_code: 'N1 7GU' }, '20-22 Wenlock Road, London, N1 7GU'],
     [{ care_of: 'Yuki San', address_line_1: '51 Notte Street', locality: 'Plymouth' }, 'C/O Yuki San, 51 Notte Street, Plymouth'],
     [{}, null],
+    // Runs of white space (tabs, a no-break space) made one space, a trailing comma dropped, a part of only a comma left out.
+    [{ address_line_1: '1  High\tStreet,', locality: 'Long\u00a0Sutton ', region: ' , ', postal_code: 'PE12  9AA' }, '1 High Street, Long Sutton, PE12 9AA'],
   ])('formats %j', (address, expected) => {
     expect(formatChAddress(address)).toBe(expected);
   });

@@ -17,6 +17,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export async function* readNoEnheter(input: Readable, ctx: ReaderContext): AsyncGenerator<ReaderItem> {
   const web = ctx.urls.WEB;
   let index = 0;
+  // Dates already found valid: a million units have a few tens of thousands of distinct dates,
+  // and checking each again (a regular expression, a Date) cost 0.37 s of the importer's 8 s of
+  // CPU on 300 k units.
+  let validDates = new Set<string>();
   for await (const value of jsonArrayElements(input)) {
     index += 1;
     try {
@@ -25,7 +29,10 @@ export async function* readNoEnheter(input: Readable, ctx: ReaderContext): Async
       requiredName(typeof value.navn === 'string' ? value.navn : undefined, 'navn');
       for (const field of ['stiftelsesdato', 'registreringsdatoEnhetsregisteret', 'slettedato']) {
         const v = value[field];
-        if (typeof v === 'string') dateIso(v, field);
+        if (typeof v !== 'string' || validDates.has(v)) continue;
+        dateIso(v, field);
+        if (validDates.size >= 100_000) validDates = new Set();
+        validDates.add(v);
       }
       let record;
       try {
