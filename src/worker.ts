@@ -10,8 +10,11 @@ async function bootstrap(): Promise<void> {
   const config = AppConfig.fromEnv(process.env, 'worker');
   assertDataDirFree(config);
   const app = await NestFactory.createApplicationContext(rootModuleFor('worker', config), { bufferLogs: true, abortOnError: false });
-  app.useLogger(app.get(Logger));
+  const logger = app.get(Logger);
+  app.useLogger(logger);
   app.enableShutdownHooks();
+  // Processors and schedules are running once the context is created: say so, for operators and tests.
+  logger.log(`worker ready (pid ${process.pid}): processing jobs and running schedules`, 'Worker');
 }
 
 bootstrap().catch((err: Error) => {

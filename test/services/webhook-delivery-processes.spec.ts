@@ -115,10 +115,25 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
   const states = (ids: string[]) =>
     sql<{ state: string; n: number }>(`SELECT state, count(*)::int AS n FROM delivery WHERE id = ANY($1) GROUP BY state`, [ids]).then((rows) => Object.fromEntries(rows.map((r) => [r.state, r.n])));
 
+  /** Starts a worker and resolves once it says it is ready: on a loaded machine a start takes seconds. */
+  async function startWorker(): Promise<Started> {
+    const worker = startProcess('worker.js', [], env);
+    workers.push(worker);
+    await eventually(() => Promise.resolve(worker.output()), (out) => /worker ready/.test(out), 60_000, 100);
+    return worker;
+  }
+
   it('two workers deliver 200 deliveries, each attempt made once', async () => {
     receiver.answerWith(() => ({ status: 200, delayMs: 10 }));
-    workers.push(startProcess('worker.js', [], env), startProcess('worker.js', [], env));
-    await new Promise((r) => setTimeout(r, 3_000));
+    await Promise.all([startWorker(), startWorker()]);
+    try {
+      await twoWorkersDeliver();
+    } finally {
+      await Promise.all(workers.splice(0).map((w) => w.stop()));
+    }
+  });
+
+  async function twoWorkersDeliver(): Promise<void> {
     const ids = await publish(50, 0);
     expect(ids).toHaveLength(200);
     await eventually(() => states(ids), (s) => s.succeeded === 200, 60_000, 250);
@@ -137,22 +152,18 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
     expect(attempts).toEqual({ tries: 200, rows: 200, extra: 0 });
     // Both workers took part.
     for (const w of workers) expect((w.output().match(/delivery dlv_\w+ attempt 1/g) ?? []).length).toBeGreaterThan(0);
-    await Promise.all(workers.splice(0).map((w) => w.stop()));
-  });
+  }
 
   it('a worker killed with SIGKILL mid-delivery: every delivery succeeds in the end, none lost, duplicates with the same webhook-id', async () => {
     receiver.requests.length = 0;
     // The first 16 requests (every slot of the four endpoints) never get an answer.
     receiver.answerWith((_r, i) => (i < 16 ? { hang: true } : { status: 200 }));
-    const doomed = startProcess('worker.js', [], env);
-    workers.push(doomed);
-    await new Promise((r) => setTimeout(r, 2_000));
+    const doomed = await startWorker();
     const ids = await publish(15, 1_000); // 60 deliveries
     await receiver.waitFor((r) => r.length >= 16, 20_000);
     doomed.child.kill('SIGKILL');
     await new Promise((r) => doomed.child.once('exit', r));
-    const survivor = startProcess('worker.js', [], env);
-    workers.push(survivor);
+    await startWorker(); // the survivor
 
     await eventually(() => states(ids), (s) => s.succeeded === 60, 90_000, 500);
     const messageIds = await sql<{ id: string; message_id: string; attempt_count: number }>(`SELECT id, message_id, attempt_count FROM delivery WHERE id = ANY($1)`, [ids]);
