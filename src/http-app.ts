@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import cors, { type CorsOptions } from 'cors';
-import { json as jsonBody, Router, type NextFunction, type Request, type Response } from 'express';
+import { json as jsonBody, type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './core/config/app-config';
 import { BEARER_SCHEME } from './core/openapi/api-account-errors.decorator';
@@ -105,19 +105,12 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
       )
       .build(),
   )));
-  // Swagger UI's routes (nine of them) behind one check of the path, rather than tried one by
-  // one ahead of every API route on every request.
-  const router = (express.getHttpAdapter().getInstance() as { router: Router }).router;
-  const swaggerFrom = router.stack.length;
   SwaggerModule.setup('docs', app, () => openApi.document!, {
     customSiteTitle: 'Registry Lookup API',
     swaggerOptions: { url: '/api/public/v1/openapi.json' },
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
   });
-  const docs = Router();
-  docs.stack.push(...router.stack.splice(swaggerFrom));
-  express.use(byPathPrefix([['/docs', [docs]]]));
 }
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
