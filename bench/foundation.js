@@ -20,7 +20,7 @@ const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { EMBEDDED, ROOT, START_FLAGS, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
+const { cpuMs, EMBEDDED, ROOT, START_FLAGS, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** The api logs as users run it (the default level: a line per request), to /dev/null. */
@@ -35,12 +35,6 @@ function merged(runs) {
   const p50s = runs.map((r) => r.p50).sort((a, b) => a - b);
   const cpuUsPerRequest = (runs.reduce((n, r) => n + r.cpuMs, 0) * 1000) / total;
   return { title: runs[0].title, rps: total / seconds, p50: p50s[Math.floor(p50s.length / 2)], p99: Math.max(...runs.map((r) => r.p99)), total, cpuUsPerRequest };
-}
-
-/** CPU time (user + system) a process has used so far, in ms (Linux /proc; ticks of 10 ms). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /**

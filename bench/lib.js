@@ -1,7 +1,7 @@
 'use strict';
 // Shared by the benchmark scripts: ports, waiting, autocannon runs, the compiled app.
 const { spawn, spawnSync } = require('node:child_process');
-const { existsSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
@@ -95,4 +95,14 @@ function row(label, x) {
 
 const HEADER = `${'endpoint'.padEnd(44)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`;
 
-module.exports = { EMBEDDED, ROOT, START_FLAGS, run, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER };
+/**
+ * CPU time (user + system) a process has used so far, in ms: Linux /proc, utime and stime in
+ * clock ticks of 10 ms. Counted from the last ')' (the command name may hold one).
+ */
+function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+module.exports = { cpuMs, EMBEDDED, ROOT, START_FLAGS, run, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER };

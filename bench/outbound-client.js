@@ -16,10 +16,9 @@
  *   node bench/outbound-client.js   (BENCH_SECONDS=5, BENCH_ROUNDS=2, BENCH_NO_BUILD=1)
  */
 const { execFileSync } = require('node:child_process');
-const { readFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname, join } = require('node:path');
-const { ROOT, ensureBuilt, freePort, waitFor, cannon, startNode, stop } = require('./lib');
+const { ROOT, cpuMs, ensureBuilt, freePort, waitFor, cannon, startNode, stop } = require('./lib');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -58,12 +57,6 @@ function loadBaseline() {
   m.paths = Module._nodeModulePaths(dirname(filename));
   m._compile(outputText, filename);
   return m.exports;
-}
-
-/** CPU time (user + system) a process has used, in ms. */
-function procCpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 function selfCpuMs() {
@@ -120,12 +113,12 @@ async function main() {
       const cells = [];
       for (const name of order) {
         const cpu0 = selfCpuMs();
-        const rcpu0 = procCpuMs(receiver.pid);
+        const rcpu0 = cpuMs(receiver.pid);
         const t0 = performance.now();
         const requests = await measures[name]();
         const ms = performance.now() - t0;
         const cpu = selfCpuMs() - cpu0;
-        const rcpu = procCpuMs(receiver.pid) - rcpu0;
+        const rcpu = cpuMs(receiver.pid) - rcpu0;
         Object.assign(totals[name], { requests: totals[name].requests + requests, ms: totals[name].ms + ms, cpuMs: totals[name].cpuMs + cpu, receiverCpuMs: totals[name].receiverCpuMs + rcpu });
         cells.push(`${name} ${((requests * 1000) / ms).toFixed(0)}/s (${(cpu / requests).toFixed(3)} ms CPU/req)`);
       }

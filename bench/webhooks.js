@@ -20,18 +20,12 @@
 const { randomBytes } = require('node:crypto');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ROOT, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop } = require('./lib');
+const { ROOT, cpuMs, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop } = require('./lib');
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 8);
 const RATE = Number(process.env.BENCH_RATE ?? 25);
 const CONCURRENCY = 4; // WEBHOOK_ENDPOINT_CONCURRENCY, the default
-
-/** CPU time (user + system) a process has used, in ms. */
-function cpuMs(pid) {
-  const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
-}
 
 /** CPU time of every Postgres process on this machine (the server the bench uses runs here), in ms. */
 function postgresCpuMs() {
