@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { raw } from '../support/raw-http';
 import { startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(60_000);
@@ -12,17 +12,6 @@ async function hit(app: TestApp, path: string, n: number, headers: Record<string
     out.push(res);
   }
   return out;
-}
-
-/** Sends one request as raw bytes and returns the whole answer as text. */
-function rawGet(app: TestApp, request: string): Promise<string> {
-  const { hostname, port } = new URL(app.url);
-  return new Promise((resolve, reject) => {
-    // Written without half-closing: the server ends the connection after its answer (Connection: close).
-    const socket = connect(Number(port), hostname, () => socket.write(request));
-    let answer = '';
-    socket.setEncoding('latin1').on('data', (d: string) => (answer += d)).on('end', () => resolve(answer)).on('error', reject);
-  });
 }
 
 describe('rate limit: 120 requests per hour per client IP across /api/public/v1', () => {
@@ -73,9 +62,9 @@ describe('rate limit: 120 requests per hour per client IP across /api/public/v1'
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
     }
     // An absolute-form request target (what a proxy is sent) is routed by its path, so counted too.
-    const raw = await rawGet(app, `GET ${app.url}/api/public/v1/registers HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${ip}\r\nConnection: close\r\n\r\n`);
-    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
-    expect(raw).toMatch(/\r\nX-RateLimit-Remaining: 116\r\n/i);
+    const { text } = await raw(app, [`GET ${app.url}/api/public/v1/registers HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${ip}\r\nConnection: close\r\n\r\n`]);
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text).toMatch(/\r\nX-RateLimit-Remaining: 116\r\n/i);
     // Outside the read API nothing is counted: a prefix is whole segments.
     const beside = (await hit(app, '/api/publicity', 1, { 'X-Forwarded-For': ip }))[0];
     expect(beside.headers.get('x-ratelimit-remaining')).toBeNull();
