@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CompanyRecord, Officer, StatusCategory } from '../connector';
+import { collapseSpaces } from '../../dataset/import/values';
 import { UpstreamError } from '../upstream-error';
 import {
   COMPANY_STATUS_CATEGORIES,
@@ -135,16 +136,12 @@ export function parseOfficerList(body: unknown): { officers: Officer[]; totalRes
   return { officers, totalResults: parsed.data.total_results ?? null };
 }
 
-const SPACE_TO_COLLAPSE = /\s\s|[^\S ]/;
-
 /** A part of an address trimmed, without its trailing comma, its runs of white space made one space; null when empty. */
 function cleanAddressPart(v: string | null | undefined): string | null {
   if (!v) return null;
   let t = v.trim();
   if (t.endsWith(',')) t = t.slice(0, -1);
-  // Most parts have no run to collapse: the test is cheaper than a replace that finds nothing (the bulk file has millions).
-  if (SPACE_TO_COLLAPSE.test(t)) t = t.replace(/\s+/g, ' ');
-  return t || null;
+  return collapseSpaces(t) || null;
 }
 
 /**
