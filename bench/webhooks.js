@@ -11,7 +11,12 @@
  *   HTTP client's cost from the outbox's, the rate of the worker's own outbound client
  *   POSTing in a loop with as many requests in flight, no database, no queue;
  * - latency from the event written (the delivery row's created_at) to the receiver hit, p50
- *   and p99, at a steady BENCH_RATE events per second with the worker idle and waiting.
+ *   and p99, at a steady BENCH_RATE events per second with the worker idle and waiting;
+ * - the ceiling that CPU sets on any worker: per delivery, the CPU of the HTTP exchange at
+ *   both ends (autocannon's, and the outbound client's) plus the least a delivery must write
+ *   — its claim (the lease) and its record (the attempt as sent, with its outcome, and the
+ *   delivery's state), measured as bare batched statements of 1,000 on the same database —
+ *   spread over every core, as a share of autocannon's rate.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 node bench/webhooks.js
  *   (BENCH_EVENTS=1000, BENCH_ENDPOINTS=8, BENCH_RATE=25, BENCH_SECONDS, BENCH_NO_BUILD=1;
@@ -94,6 +99,68 @@ async function until(check, ms, what) {
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what}: not done within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const RECORD_BATCH = 1000;
+
+/**
+ * CPU per delivery (µs, this process and Postgres) of the least a delivery must write:
+ * EVENTS new events' deliveries (published, never woken) leased, then recorded as succeeded —
+ * each attempt inserted with its headers and outcome, each delivery updated — RECORD_BATCH at
+ * a time, a statement each.
+ */
+async function recordFloor(dataSource, publisher, accountId) {
+  const { signatureHeader, newWebhookSecret } = require(join(ROOT, 'dist/webhooks/signing/standard-webhooks.js'));
+  const ids = [];
+  for (let i = 0; i < EVENTS; i++) {
+    const published = await dataSource.transaction((m) => publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(10_000_000 + i) }));
+    ids.push(...published.deliveries.map((d) => d.id));
+  }
+  const pg = new Client({ connectionString: dataSource.options.url });
+  await pg.connect();
+  try {
+    await pg.query('SET synchronous_commit = off');
+    const rows = (await pg.query('SELECT d.id, d.message_id, e.body FROM delivery d JOIN event e ON e.id = d.event_id WHERE d.id = ANY($1)', [ids])).rows;
+    const secret = newWebhookSecret();
+    const batches = [];
+    for (let i = 0; i < rows.length; i += RECORD_BATCH) batches.push(rows.slice(i, i + RECORD_BATCH));
+    /** CPU per delivery (µs) of this process and of Postgres while `step` runs for every batch. */
+    const measure = async (step) => {
+      const cpu = process.cpuUsage();
+      const pgBefore = postgresCpuMs();
+      for (const batch of batches) await step(batch);
+      const used = process.cpuUsage(cpu);
+      return { nodeUs: (used.user + used.system) / rows.length, postgresUs: ((postgresCpuMs() - pgBefore) * 1000) / rows.length };
+    };
+    // The claim: the lease that keeps two workers from making the same attempt.
+    const claim = await measure((batch) =>
+      pg.query({
+        name: 'claim_floor',
+        text: `UPDATE delivery d SET attempt_count = d.attempt_count + 1, locked_until = now() + interval '20 seconds', last_attempt_at = now()
+               WHERE d.id = ANY($1) AND d.state = 'pending' AND (d.locked_until IS NULL OR d.locked_until <= now()) RETURNING d.id, d.attempt_count`,
+        values: [batch.map((r) => r.id)],
+      }),
+    );
+    // The record: the attempt as sent (signed headers) with its outcome, and the delivery's state.
+    const record = await measure((batch) => {
+      const ts = Math.floor(Date.now() / 1000);
+      const headers = batch.map((r) => JSON.stringify({
+        'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(r.body)), 'webhook-id': r.message_id,
+        'webhook-timestamp': String(ts), 'webhook-signature': signatureHeader([secret], r.message_id, ts, r.body), 'X-Service-Event': 'company.name_changed',
+      }));
+      return pg.query({
+        name: 'record_floor',
+        text: `WITH a AS (INSERT INTO delivery_attempt (delivery_id, attempt_number, url, request_headers, started_at, finished_at, duration_ms, response_status, response_body)
+                 SELECT u.id, 1, 'http://127.0.0.1/hook', u.h, now(), now(), 1, 200, 'ok' FROM unnest($1::text[], $2::text[]) AS u(id, h))
+               UPDATE delivery d SET state = 'succeeded', locked_until = NULL, next_attempt_at = NULL, completed_at = now()
+               FROM unnest($1::text[]) AS u(id) WHERE d.id = u.id`,
+        values: [batch.map((r) => r.id), headers],
+      });
+    });
+    return { claim, record, recordUs: record.nodeUs + record.postgresUs, totalUs: claim.nodeUs + claim.postgresUs + record.nodeUs + record.postgresUs };
+  } finally {
+    await pg.end();
   }
 }
 
@@ -192,6 +259,7 @@ async function main() {
 
     // 3. The receiver's raw POST rate, same body size, as many connections as requests in flight.
     const sample = (await dataSource.query(`SELECT body FROM event LIMIT 1`))[0].body;
+    const cannonCpu = { self: process.cpuUsage(), receiver: cpuMs(receiver.pid) };
     const raw = await cannon('autocannon POST, same receiver', {
       url: `${target}/hook/raw`,
       method: 'POST',
@@ -199,6 +267,9 @@ async function main() {
       body: sample,
       connections: ENDPOINTS * CONCURRENCY,
     });
+    // CPU of both ends per request (µs): autocannon's exchange, the cheapest there is in Node.
+    const selfCpu = process.cpuUsage(cannonCpu.self);
+    const exchangeCpuUs = ((selfCpu.user + selfCpu.system) / 1000 + cpuMs(receiver.pid) - cannonCpu.receiver) * 1000 / raw.total;
 
     // 4. The outbound client alone (guard, keep-alive, body cap), same concurrency, no database, no queue.
     const { OutboundHttpClient } = require(join(ROOT, 'dist/webhooks/outbound/outbound-http-client.js'));
@@ -206,6 +277,7 @@ async function main() {
     const { DnsResolver } = require(join(ROOT, 'dist/webhooks/outbound/dns-resolver.js'));
     const client = new OutboundHttpClient(new AddressGuard(config.webhooks.targetAllowlist), new DnsResolver(), 'bench');
     let posted = 0;
+    const clientCpu = { self: process.cpuUsage(), receiver: cpuMs(receiver.pid) };
     const clientEnd = Date.now() + steadySeconds * 1000;
     await Promise.all(
       Array.from({ length: ENDPOINTS * CONCURRENCY }, async () => {
@@ -215,8 +287,19 @@ async function main() {
         }
       }),
     );
+    const clientSelf = process.cpuUsage(clientCpu.self);
+    const clientExchangeCpuUs = ((clientSelf.user + clientSelf.system) / 1000 + cpuMs(receiver.pid) - clientCpu.receiver) * 1000 / posted;
     client.close();
     const clientRate = posted / steadySeconds;
+
+    // 5. The least any correct worker must write per delivery: the lease that keeps two workers
+    // from making the same attempt, then the attempt with its outcome and the delivery's final
+    // state — in batches of RECORD_BATCH on one connection, without waiting for the disk.
+    await stop(worker);
+    worker = undefined;
+    const recordCpu = await recordFloor(dataSource, publisher, accountId);
+    const cores = require('node:os').availableParallelism();
+    const clientCeiling = (cores * 1_000_000) / (clientExchangeCpuUs + recordCpu.totalUs);
 
     console.log(`\nWebhook delivery, Postgres + Bull, one worker (${ENDPOINTS} endpoints × ${CONCURRENCY} in flight, receiver answers 200 at once)`);
     console.log(`backlog of ${total.toLocaleString('en')} deliveries (published in ${(publishMs / 1000).toFixed(1)} s): ${deliveryRate.toFixed(0)} deliveries/s`);
@@ -227,9 +310,15 @@ async function main() {
     console.log(`autocannon POST to the same receiver (${ENDPOINTS * CONCURRENCY} connections): ${raw.rps.toFixed(0)} req/s`);
     console.log(`deliveries ÷ raw POST rate: ${(deliveryRate / raw.rps).toFixed(2)}`);
     console.log(`the worker's outbound client alone (no database, no queue): ${clientRate.toFixed(0)} POST/s (deliveries ÷ that: ${(deliveryRate / clientRate).toFixed(2)})`);
+    const us = (x) => `${x.nodeUs.toFixed(0)} µs here + ${x.postgresUs.toFixed(0)} µs in Postgres`;
+    console.log(`CPU per request, both ends: autocannon and the receiver ${exchangeCpuUs.toFixed(0)} µs; the worker's outbound client and the receiver ${clientExchangeCpuUs.toFixed(0)} µs`);
+    console.log(`the least a delivery writes, in batches of ${RECORD_BATCH}: the claim (its lease) ${us(recordCpu.claim)}; the record (the attempt as sent, with its outcome, and the delivery's state) ${us(recordCpu.record)}`);
+    const ceilingOf = (httpUs, writeUs) => { const rate = (cores * 1_000_000) / (httpUs + writeUs); return `${rate.toFixed(0)} deliveries/s = ${(rate / raw.rps).toFixed(2)}`; };
+    console.log(`ceiling on ${cores} cores, CPU-bound, of autocannon's rate — with the outbound client: ${ceilingOf(clientExchangeCpuUs, recordCpu.totalUs)}; with the record alone (no lease): ${ceilingOf(clientExchangeCpuUs, recordCpu.recordUs)}`);
+    console.log(`  were the HTTP as cheap as autocannon's: ${ceilingOf(exchangeCpuUs, recordCpu.totalUs)}; record alone: ${ceilingOf(exchangeCpuUs, recordCpu.recordUs)}`);
     console.log(`event written → receiver hit at ${RATE} events/s (${ids.length} deliveries): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`);
     console.log(`deliveries attempted more than once: ${dup.n}`);
-    return { deliveryRate, rawRate: raw.rps, clientRate, ratio: deliveryRate / raw.rps, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    return { deliveryRate, rawRate: raw.rps, clientRate, ratio: deliveryRate / raw.rps, ceilingRatio: clientCeiling / raw.rps, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
   } finally {
     await stop(worker);
     await stop(receiver);
