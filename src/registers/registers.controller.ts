@@ -17,13 +17,16 @@ export class RegistersController {
   @ApiQuery({ name: 'status', required: false, isArray: true, enum: REGISTER_STATUSES, style: 'form', explode: false, description: `Keep registers in any listed status (comma-separated): ${REGISTER_STATUSES.join(', ')}.`, example: ['live'] })
   @ApiOkResponse({ type: RegisterListDto })
   @ApiPublicErrors('invalid_parameter')
-  async list(@Query('provides') provides: unknown, @Query('status') status: unknown, @Res() res: Response): Promise<void> {
-    if (provides !== undefined || status !== undefined) {
-      res.json(await this.registers.list({ provides, status }));
-      return;
-    }
-    // The unfiltered list: its JSON, bytes and ETag made once per change of the list (RegistersService.listJson).
-    const json = await this.registers.listJson();
+  list(@Query('provides') provides: unknown, @Query('status') status: unknown, @Res() res: Response): void | Promise<void> {
+    if (provides !== undefined || status !== undefined) return this.registers.list({ provides, status }).then((list) => void res.json(list));
+    // The unfiltered list: its JSON, bytes and ETag made once per change of the list
+    // (RegistersService.listJson), and sent without waiting while the statuses are fresh.
+    const json = this.registers.listJsonIfFresh();
+    if (json === undefined) return this.registers.listJson().then((fresh) => this.sendList(fresh, res));
+    this.sendList(json, res);
+  }
+
+  private sendList(json: string, res: Response): void {
     if (this.tagged?.json !== json) {
       const body = Buffer.from(json, 'utf8');
       const etagOf = res.app.get('etag fn') as ((body: Buffer) => string) | undefined;

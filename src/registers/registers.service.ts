@@ -22,8 +22,8 @@ export class RegistersService {
     private readonly config: AppConfig,
   ) {}
 
-  /** The last serialization of the unfiltered list, and the values it was made of. */
-  private rendered?: { key: unknown[]; json: string };
+  /** The last serialization of the unfiltered list, the values it was made of, and the statuses it was last found current for. */
+  private rendered?: { key: unknown[]; json: string; checkedFor: ReadonlyMap<CountryCode, CurrentStatus> };
 
   /**
    * The registers of the table, filtered: `provides` keeps registers that provide every
@@ -48,7 +48,20 @@ export class RegistersService {
    * time, so a probe's new status is in the next answer.
    */
   async listJson(): Promise<string> {
-    const current = await this.statuses.all();
+    return this.listJsonFrom(await this.statuses.all());
+  }
+
+  /**
+   * `listJson()` without waiting, when the statuses it was last found current for are still
+   * the fresh ones (the common case: they are read at most once a second); otherwise undefined.
+   */
+  listJsonIfFresh(): string | undefined {
+    const current = this.statuses.allIfFresh();
+    return current && this.rendered?.checkedFor === current ? this.rendered.json : undefined;
+  }
+
+  private listJsonFrom(current: ReadonlyMap<CountryCode, CurrentStatus>): string {
+    if (this.rendered?.checkedFor === current) return this.rendered.json;
     const sources = REGISTER_TABLE.map((def) => this.connectors.get(def.country).source());
     const key: unknown[] = [this.config.apiVersion];
     REGISTER_TABLE.forEach((def, i) => {
@@ -56,10 +69,13 @@ export class RegistersService {
       key.push(s.status, s.reason, s.changedAt?.getTime() ?? null, sources[i].kind, sources[i].official, sources[i].description);
     });
     const cached = this.rendered;
-    if (cached && cached.key.length === key.length && cached.key.every((v, i) => v === key[i])) return cached.json;
+    if (cached && cached.key.length === key.length && cached.key.every((v, i) => v === key[i])) {
+      cached.checkedFor = current;
+      return cached.json;
+    }
     const registers = this.describeFrom(current);
     const json = JSON.stringify({ apiVersion: this.config.apiVersion, count: registers.length, registers } satisfies RegisterListDto);
-    this.rendered = { key, json };
+    this.rendered = { key, json, checkedFor: current };
     return json;
   }
 
@@ -71,7 +87,7 @@ export class RegistersService {
     return this.describeFrom(await this.statuses.all());
   }
 
-  private describeFrom(current: Map<CountryCode, CurrentStatus>): RegisterDto[] {
+  private describeFrom(current: ReadonlyMap<CountryCode, CurrentStatus>): RegisterDto[] {
     return REGISTER_TABLE.map((def) => {
       const s = current.get(def.country)!;
       const source = this.connectors.get(def.country).source();

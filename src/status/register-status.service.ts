@@ -44,6 +44,8 @@ const CACHE_MS = 1_000;
 @Injectable()
 export class RegisterStatusService {
   private cache?: { at: number; states: Map<string, RegisterStateEntity> };
+  /** What `all()` last made, and of which states. */
+  private derived?: { states: Map<string, RegisterStateEntity>; all: ReadonlyMap<CountryCode, CurrentStatus> };
   private readonly outageListeners: RegisterOutageListener[] = [];
 
   constructor(
@@ -61,8 +63,21 @@ export class RegisterStatusService {
     return (await this.all()).get(country)!;
   }
 
-  async all(): Promise<Map<CountryCode, CurrentStatus>> {
-    const states = await this.states();
+  async all(): Promise<ReadonlyMap<CountryCode, CurrentStatus>> {
+    return this.derive(await this.states());
+  }
+
+  /**
+   * The same as `all()` without waiting, while the states last read are fresh (CACHE_MS);
+   * otherwise undefined (call `all()`). The same map as long as they are the same.
+   */
+  allIfFresh(): ReadonlyMap<CountryCode, CurrentStatus> | undefined {
+    return this.cache && Date.now() - this.cache.at < CACHE_MS ? this.derive(this.cache.states) : undefined;
+  }
+
+  /** The statuses made of these states and the configuration: made once per read of the states. */
+  private derive(states: Map<string, RegisterStateEntity>): ReadonlyMap<CountryCode, CurrentStatus> {
+    if (this.derived?.states === states) return this.derived.all;
     const result = new Map<CountryCode, CurrentStatus>();
     for (const { country } of REGISTER_TABLE) {
       const stored = states.get(country);
@@ -77,6 +92,7 @@ export class RegisterStatusService {
         result.set(country, { status: stored.status, reason: stored.reason, changedAt: stored.changedAt, readable: this.isReadable(country, stored) });
       }
     }
+    this.derived = { states, all: result };
     return result;
   }
 
