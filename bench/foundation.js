@@ -48,6 +48,14 @@ async function measured(pid, title, url) {
   return { ...result, cpuMs: cpuMs(pid) - before };
 }
 
+/** When the idle RSS is read after the api listens: booted (first probes done), and settled. */
+const BOOTED_AFTER_MS = 5_000;
+/** After the boot's two collections (src/core/memory/boot-garbage.ts, compiled), the second of which gives the young generation back. */
+function settledAfterMs() {
+  const { BOOT_GARBAGE_DELAY_MS, YOUNG_GENERATION_SHRINK_DELAY_MS } = require(join(ROOT, 'dist/core/memory/boot-garbage.js'));
+  return BOOT_GARBAGE_DELAY_MS + YOUNG_GENERATION_SHRINK_DELAY_MS + 3_000;
+}
+
 /** Time from `npm start` to the first 200 of /registers. */
 async function startupMs(dataDir) {
   const port = await freePort();
@@ -82,11 +90,9 @@ async function embeddedStart() {
     // As `npm start` runs it (its node flags): the RSS and throughput users get.
     app = startNode([...START_FLAGS, 'dist/main.js'], { ...EMBEDDED, ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', LOG_LEVEL });
     await waitFor(`http://127.0.0.1:${port}/health/live`, 60_000);
-    await new Promise((r) => setTimeout(r, 5_000)); // let boot work (first probes) settle
+    await new Promise((r) => setTimeout(r, BOOTED_AFTER_MS)); // let boot work (first probes) settle
     const bootedRssMb = rssMb(app.pid);
-    // Settled: after the boot's two collections (src/core/memory/boot-garbage.ts), the second of which gives the young generation back.
-    const { BOOT_GARBAGE_DELAY_MS, YOUNG_GENERATION_SHRINK_DELAY_MS } = require(join(ROOT, 'dist/core/memory/boot-garbage.js'));
-    await new Promise((r) => setTimeout(r, BOOT_GARBAGE_DELAY_MS + YOUNG_GENERATION_SHRINK_DELAY_MS + 3_000 - 5_000));
+    await new Promise((r) => setTimeout(r, settledAfterMs() - BOOTED_AFTER_MS));
     return { coldStartMs, warmStartMs, bootedRssMb, idleRssMb: rssMb(app.pid), app, port, dir };
   } catch (err) {
     await stop(app);
@@ -155,7 +161,7 @@ async function main() {
       console.log(`cold start of npm start to first 200 (empty DATA_DIR): ${report.coldStartMs.toFixed(0)} ms`);
       console.log(`warm start (existing DATA_DIR): ${report.warmStartMs.toFixed(0)} ms`);
     }
-    console.log(`idle api process RSS: ${report.idleRssMb.toFixed(0)} MB settled (12 s after listening; ${report.bootedRssMb.toFixed(0)} MB 5 s after)`);
+    console.log(`idle api process RSS: ${report.idleRssMb.toFixed(0)} MB settled (${settledAfterMs() / 1000} s after listening; ${report.bootedRssMb.toFixed(0)} MB ${BOOTED_AFTER_MS / 1000} s after)`);
     return report;
   } finally {
     await stop(app);

@@ -72,7 +72,8 @@ export class RegisterStatusService {
    * otherwise undefined (call `all()`). The same map as long as they are the same.
    */
   allIfFresh(): ReadonlyMap<CountryCode, CurrentStatus> | undefined {
-    return this.cache && Date.now() - this.cache.at < CACHE_MS ? this.derive(this.cache.states) : undefined;
+    const states = this.freshStates();
+    return states && this.derive(states);
   }
 
   /** The statuses made of these states and the configuration: made once per read of the states. */
@@ -186,10 +187,16 @@ export class RegisterStatusService {
   }
 
   private async states(): Promise<Map<string, RegisterStateEntity>> {
-    const now = Date.now();
-    if (this.cache && now - this.cache.at < CACHE_MS) return this.cache.states;
+    const fresh = this.freshStates();
+    if (fresh) return fresh;
+    const at = Date.now();
     const rows = await this.dataSource.getRepository(RegisterStateEntity).find();
-    this.cache = { at: now, states: new Map(rows.map((r) => [r.country.trim(), r])) };
+    this.cache = { at, states: new Map(rows.map((r) => [r.country.trim(), r])) };
     return this.cache.states;
+  }
+
+  /** The states last read, while they are fresh (CACHE_MS). */
+  private freshStates(): Map<string, RegisterStateEntity> | undefined {
+    return this.cache && Date.now() - this.cache.at < CACHE_MS ? this.cache.states : undefined;
   }
 }
