@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import { JobQueue } from '../../src/core/jobs/job-queue';
 import { REGISTER_TABLE } from '../../src/registers/register-table';
 import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
@@ -77,6 +78,40 @@ describe('GET /api/public/v1/registers', () => {
     const body = (await res.json()) as any;
     expect(body).toMatchObject({ status: 400, code: 'invalid_parameter', errors: [{ field, code: 'invalid_parameter' }] });
     expect(body.detail).toContain(allowed);
+  });
+
+  it('answers the plain list ahead of the route as the route does: same bytes and headers, 304 to its ETag, HEAD without a body', async () => {
+    // The plain list is answered ahead of the route while the statuses are fresh
+    // (RegisterListResponse); with a query, even an empty one, or a condition, by the route.
+    const url = `${app.url}/api/public/v1/registers`;
+    const plain = await fetch(url);
+    const routed = await fetch(`${url}?`);
+    const body = await plain.text();
+    expect(plain.status).toBe(200);
+    expect(body).toBe(await routed.text());
+    for (const name of ['content-type', 'etag', 'content-length', 'access-control-allow-origin', 'access-control-expose-headers', 'x-ratelimit-limit']) {
+      expect([name, plain.headers.get(name)]).toEqual([name, routed.headers.get(name)]);
+    }
+    expect(plain.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(plain.headers.get('content-length'))).toBe(Buffer.byteLength(body));
+    expect(plain.headers.get('etag')).toMatch(/^W\/"/);
+    expect(plain.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number(plain.headers.get('x-ratelimit-remaining'))).toBe(Number(routed.headers.get('x-ratelimit-remaining')) + 1);
+
+    // Through node:http: fetch adds Cache-Control: no-cache to a conditional request, which is never answered 304.
+    const notModified = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+      httpGet(url, { headers: { 'If-None-Match': plain.headers.get('etag')! } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode, body: text }));
+      }).on('error', reject);
+    });
+    expect(notModified).toEqual({ status: 304, body: '' });
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(plain.headers.get('content-length'));
+    expect(head.headers.get('etag')).toBe(plain.headers.get('etag'));
+    expect(await head.text()).toBe('');
   });
 });
 

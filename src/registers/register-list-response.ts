@@ -1,0 +1,54 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { RegistersService } from './registers.service';
+
+/**
+ * The unfiltered register list as a response: its bytes and ETag, made once per change of the
+ * list. Also the middleware that answers the most frequent request there is — GET
+ * /api/public/v1/registers without a query — ahead of Nest's router while the register
+ * statuses are fresh: Nest's route dispatch (its execution context, the handler's promises)
+ * cost about a sixth of that request's CPU. Rate limit, CORS and the request's log line are
+ * applied before it, as for every request. Anything else — a query, statuses to read again —
+ * goes on to RegistersController, which also documents the endpoint.
+ */
+@Injectable()
+export class RegisterListResponse implements NestMiddleware {
+  /** The last JSON served, its bytes and its ETag. */
+  private tagged?: { json: string; body: Buffer; etag: string | undefined };
+
+  constructor(private readonly registers: RegistersService) {}
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    // A query, or a conditional request (Express's send answers those with its 304): the route's.
+    const plain = !req.url.includes('?') && req.headers['if-none-match'] === undefined && req.headers['if-modified-since'] === undefined;
+    const json = plain ? this.registers.listJsonIfFresh() : undefined;
+    if (json === undefined) return next();
+    const tagged = this.tag(json, res);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    if (tagged.etag) res.setHeader('ETag', tagged.etag);
+    res.setHeader('Content-Length', tagged.body.length);
+    // What Express's send would do for an unconditional GET or HEAD, without its checks (Node
+    // leaves the body out of a HEAD's answer).
+    res.end(tagged.body);
+  }
+
+  /** Sends the unfiltered list, whose JSON is `json`. */
+  send(json: string, res: Response): void {
+    const tagged = this.tag(json, res);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    // The ETag Express would compute from this body, so If-None-Match still gets its 304.
+    if (tagged.etag) res.setHeader('ETag', tagged.etag);
+    // Sent as bytes: Nest would serialize a Buffer as JSON, and Express would copy a string
+    // into a new buffer and re-parse the Content-Type for its charset on every request.
+    res.send(tagged.body);
+  }
+
+  private tag(json: string, res: Response): { body: Buffer; etag: string | undefined } {
+    if (this.tagged?.json !== json) {
+      const body = Buffer.from(json, 'utf8');
+      const etagOf = res.app.get('etag fn') as ((body: Buffer) => string) | undefined;
+      this.tagged = { json, body, etag: etagOf?.(body) };
+    }
+    return this.tagged;
+  }
+}
