@@ -1,4 +1,4 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod, Type } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AdminModule } from './admin/admin.module';
 import { AccessRequestsController } from './accounts/access-requests.controller';
@@ -79,23 +79,15 @@ const API_CONTROLLERS = [
   HealthController,
   WebController,
 ];
+/** RegisterListResponse: also the answer to the plain GET /registers ahead of the router (http-app.ts). */
 const API_PROVIDERS = [OpenApiDocument, RegisterListResponse];
-
-/** Middleware ahead of the routes (after http-app.ts's logging, CORS and rate limit): the hot path's answer. */
-function configureApiRoutes(consumer: MiddlewareConsumer): void {
-  consumer.apply(RegisterListResponse).forRoutes({ path: 'api/public/v1/registers', method: RequestMethod.GET });
-}
 
 /** Jobs: the schedules (they only enqueue) and the processors, one worker module per queue. */
 const WORKER_IMPORTS = [ScheduleModule.forRoot(), ProbeWorkerModule, DeliveryWorkerModule, DetectionWorkerModule];
 
 /** `npm run start:api`: serves HTTP, runs no processor and no schedule. */
 @Module({})
-export class ApiModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    configureApiRoutes(consumer);
-  }
-
+export class ApiModule {
   static forConfig(config: AppConfig): DynamicModule {
     return { module: ApiModule, imports: [...commonImports(config), ...API_IMPORTS], controllers: API_CONTROLLERS, providers: API_PROVIDERS };
   }
@@ -111,11 +103,7 @@ export class WorkerModule {
 
 /** `npm start`: both in one process (the embedded default). */
 @Module({})
-export class AppModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    configureApiRoutes(consumer);
-  }
-
+export class AppModule {
   static forConfig(config: AppConfig): DynamicModule {
     return {
       module: AppModule,

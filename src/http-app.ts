@@ -15,6 +15,7 @@ import { finalizeOpenApiDocument } from './core/openapi/openapi-finalize';
 import { RateLimitMiddleware } from './core/rate-limit/rate-limit.middleware';
 import { applyServerLimits } from './core/http/http-server-limits';
 import { PROBLEM_CODES, PROBLEMS } from './core/errors/problem-catalog';
+import { RegisterListResponse } from './registers/register-list-response';
 
 /** Headers browser code may read from our responses. */
 export const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Mcp-Session-Id'];
@@ -63,10 +64,13 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   const countRequest: Middleware = (req, res, next) => {
     rateLimit.use(req, res, next)?.catch((err: unknown) => (err instanceof ApiError ? writeProblem(req, res, err) : next(err)));
   };
+  // The plain GET /registers, the most frequent request, answered once counted (RegisterListResponse).
+  const registerList = app.get(RegisterListResponse);
+  const answerRegisterList: Middleware = (req, res, next) => registerList.answer(req, res, next);
   // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with the small one.
   express.use(
     byPathPrefix([
-      ['/api/public/v1', [publicCors, countRequest]],
+      ['/api/public/v1', [publicCors, countRequest, answerRegisterList]],
       ['/api/public', [publicCors]],
       ['/api/v1/watches/bulk', [accountCors, requireJsonBody, parseJsonBody(WATCHES_BULK_MAX_BODY)]],
       ['/api/v1', [accountCors, requireJsonBody, parseJsonBody()]],

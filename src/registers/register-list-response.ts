@@ -1,26 +1,35 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { RegistersService } from './registers.service';
 
+/** The path RegisterListResponse.answer answers, as Express routes it in the common spelling. */
+const REGISTERS_PATH = '/api/public/v1/registers';
+
 /**
  * The unfiltered register list as a response: its bytes and ETag, made once per change of the
- * list. Also the middleware that answers the most frequent request there is — GET
- * /api/public/v1/registers without a query — ahead of Nest's router while the register
- * statuses are fresh: Nest's route dispatch (its execution context, the handler's promises)
- * cost about a sixth of that request's CPU. Rate limit, CORS and the request's log line are
- * applied before it, as for every request. Anything else — a query, statuses to read again —
- * goes on to RegistersController, which also documents the endpoint.
+ * list. Also the answer to the most frequent request there is — GET (or HEAD)
+ * /api/public/v1/registers without a query or a condition — ahead of the router while the
+ * register statuses are fresh: http-app.ts calls `answer` after the request's log line, CORS and
+ * rate limit, as for every /api/public/v1 request. The router's walk to the route and Nest's
+ * dispatch (its execution context, the handler's promises) cost about a fifth of that
+ * request's CPU. Anything else — another spelling of the path, a query, a condition, statuses
+ * to read again — goes on to RegistersController, which also documents the endpoint.
  */
 @Injectable()
-export class RegisterListResponse implements NestMiddleware {
+export class RegisterListResponse {
   /** The last JSON served, its bytes and its ETag. */
   private tagged?: { json: string; body: Buffer; etag: string | undefined };
 
   constructor(private readonly registers: RegistersService) {}
 
-  use(req: Request, res: Response, next: NextFunction): void {
+  answer(req: Request, res: Response, next: NextFunction): void {
     // A query, or a conditional request (Express's send answers those with its 304): the route's.
-    const plain = !req.url.includes('?') && req.headers['if-none-match'] === undefined && req.headers['if-modified-since'] === undefined;
+    const plain =
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      req.path === REGISTERS_PATH &&
+      !req.url.includes('?') &&
+      req.headers['if-none-match'] === undefined &&
+      req.headers['if-modified-since'] === undefined;
     const json = plain ? this.registers.listJsonIfFresh() : undefined;
     if (json === undefined) return next();
     const tagged = this.tag(json, res);
