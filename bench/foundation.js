@@ -13,6 +13,10 @@
  *   start (existing DATA_DIR) to the first 200 of /api/public/v1/registers;
  * - RSS of the idle api process: 5 s after it listens, and settled, 12 s after (once the boot's
  *   second collection gave the young generation back).
+ * - the same CPU ratio with /registers and the 30-byte bare handler loaded at the same time,
+ *   round after round: the machine's load drifts (a shared machine's CPU per request moves by a
+ *   third from minute to minute), and loaded side by side both sides get the same drift, so
+ *   this ratio is the steadiest of all.
  *
  *   node bench/foundation.js     (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS=3, BENCH_LOG_LEVEL=info, BENCH_NO_BUILD=1,
  *                                 BENCH_ONLY=registers: no cold and warm start, the throughput and idle RSS only)
@@ -135,6 +139,19 @@ async function main() {
       }
       rounds.push(pair);
     }
+    // Side by side: both loaded at once, each with its own autocannon (half the connections).
+    const sideBySide = [];
+    const half = Math.max(1, Math.round(Number(process.env.BENCH_CONNECTIONS ?? 10) / 2));
+    for (let i = 0; i < ROUNDS; i++) {
+      const before = { registers: cpuMs(app.pid), bare: cpuMs(bare.pid) };
+      const [r, b] = await Promise.all([
+        cannon('GET /api/public/v1/registers', { url: `http://127.0.0.1:${port}/api/public/v1/registers`, connections: half }),
+        cannon('bare NestJS constant JSON (30 B)', { url: `http://127.0.0.1:${barePort}/constant`, connections: half }),
+      ]);
+      const registersUs = ((cpuMs(app.pid) - before.registers) * 1000) / r.total;
+      const bareUs = ((cpuMs(bare.pid) - before.bare) * 1000) / b.total;
+      sideBySide.push({ registersUs, bareUs, ratio: bareUs / registersUs });
+    }
     const registers = merged(rounds.map((r) => r.registers));
     const constant = merged(rounds.map((r) => r.bare));
     const same = merged(rounds.map((r) => r.same));
@@ -157,6 +174,11 @@ async function main() {
     console.log(`bare handler's CPU per request ÷ /registers': ${report.cpuRatio.toFixed(2)} (30 B), ${report.sameBodyCpuRatio.toFixed(2)} (same document)`);
     console.log(`/registers ÷ bare handler (30 B) throughput: ${report.ratio.toFixed(2)} (per round: ${report.roundRatios.map((x) => x.toFixed(2)).join(', ')})`);
     console.log(`/registers ÷ bare handler (same document) throughput: ${report.sameBodyRatio.toFixed(2)} (per round: ${report.sameBodyRoundRatios.map((x) => x.toFixed(2)).join(', ')})`);
+    const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    report.sideBySideCpuRatio = mid(sideBySide.map((x) => x.ratio));
+    console.log(
+      `side by side (both loaded at once, ${ROUNDS} rounds): server CPU per request /registers ${mid(sideBySide.map((x) => x.registersUs)).toFixed(0)} µs, bare (30 B) ${mid(sideBySide.map((x) => x.bareUs)).toFixed(0)} µs; bare ÷ /registers ${report.sideBySideCpuRatio.toFixed(2)} (median; per round: ${sideBySide.map((x) => x.ratio.toFixed(2)).join(', ')})`,
+    );
     if (!REGISTERS_ONLY) {
       console.log(`cold start of npm start to first 200 (empty DATA_DIR): ${report.coldStartMs.toFixed(0)} ms`);
       console.log(`warm start (existing DATA_DIR): ${report.warmStartMs.toFixed(0)} ms`);
