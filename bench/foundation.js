@@ -25,7 +25,7 @@ const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { cpuMs, EMBEDDED, ROOT, START_FLAGS, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
+const { median, cpuMs, EMBEDDED, ROOT, START_FLAGS, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** The api logs as users run it (the default level: a line per request), to /dev/null. */
@@ -46,9 +46,9 @@ function merged(runs) {
  * One autocannon run, with the CPU the serving process spent on it: less sensitive than the
  * request rate to what else the machine runs (autocannon itself shares the two cores).
  */
-async function measured(pid, title, url) {
+async function measured(pid, title, url, connections) {
   const before = cpuMs(pid);
-  const result = await cannon(title, { url });
+  const result = await cannon(title, { url, ...(connections ? { connections } : {}) });
   return { ...result, cpuMs: cpuMs(pid) - before };
 }
 
@@ -143,13 +143,12 @@ async function main() {
     const sideBySide = [];
     const half = Math.max(1, Math.round(Number(process.env.BENCH_CONNECTIONS ?? 10) / 2));
     for (let i = 0; i < ROUNDS; i++) {
-      const before = { registers: cpuMs(app.pid), bare: cpuMs(bare.pid) };
       const [r, b] = await Promise.all([
-        cannon('GET /api/public/v1/registers', { url: `http://127.0.0.1:${port}/api/public/v1/registers`, connections: half }),
-        cannon('bare NestJS constant JSON (30 B)', { url: `http://127.0.0.1:${barePort}/constant`, connections: half }),
+        measured(app.pid, 'GET /api/public/v1/registers', `http://127.0.0.1:${port}/api/public/v1/registers`, half),
+        measured(bare.pid, 'bare NestJS constant JSON (30 B)', `http://127.0.0.1:${barePort}/constant`, half),
       ]);
-      const registersUs = ((cpuMs(app.pid) - before.registers) * 1000) / r.total;
-      const bareUs = ((cpuMs(bare.pid) - before.bare) * 1000) / b.total;
+      const registersUs = (r.cpuMs * 1000) / r.total;
+      const bareUs = (b.cpuMs * 1000) / b.total;
       sideBySide.push({ registersUs, bareUs, ratio: bareUs / registersUs });
     }
     const registers = merged(rounds.map((r) => r.registers));
@@ -174,10 +173,9 @@ async function main() {
     console.log(`bare handler's CPU per request ÷ /registers': ${report.cpuRatio.toFixed(2)} (30 B), ${report.sameBodyCpuRatio.toFixed(2)} (same document)`);
     console.log(`/registers ÷ bare handler (30 B) throughput: ${report.ratio.toFixed(2)} (per round: ${report.roundRatios.map((x) => x.toFixed(2)).join(', ')})`);
     console.log(`/registers ÷ bare handler (same document) throughput: ${report.sameBodyRatio.toFixed(2)} (per round: ${report.sameBodyRoundRatios.map((x) => x.toFixed(2)).join(', ')})`);
-    const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    report.sideBySideCpuRatio = mid(sideBySide.map((x) => x.ratio));
+    report.sideBySideCpuRatio = median(sideBySide.map((x) => x.ratio));
     console.log(
-      `side by side (both loaded at once, ${ROUNDS} rounds): server CPU per request /registers ${mid(sideBySide.map((x) => x.registersUs)).toFixed(0)} µs, bare (30 B) ${mid(sideBySide.map((x) => x.bareUs)).toFixed(0)} µs; bare ÷ /registers ${report.sideBySideCpuRatio.toFixed(2)} (median; per round: ${sideBySide.map((x) => x.ratio.toFixed(2)).join(', ')})`,
+      `side by side (both loaded at once, ${ROUNDS} rounds): server CPU per request /registers ${median(sideBySide.map((x) => x.registersUs)).toFixed(0)} µs, bare (30 B) ${median(sideBySide.map((x) => x.bareUs)).toFixed(0)} µs; bare ÷ /registers ${report.sideBySideCpuRatio.toFixed(2)} (median; per round: ${sideBySide.map((x) => x.ratio.toFixed(2)).join(', ')})`,
     );
     if (!REGISTERS_ONLY) {
       console.log(`cold start of npm start to first 200 (empty DATA_DIR): ${report.coldStartMs.toFixed(0)} ms`);

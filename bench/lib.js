@@ -105,4 +105,9 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-module.exports = { cpuMs, EMBEDDED, ROOT, START_FLAGS, run, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER };
+/** The middle value (the upper one of an even count). */
+function median(values) {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
+module.exports = { median, cpuMs, EMBEDDED, ROOT, START_FLAGS, run, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER };

@@ -32,32 +32,29 @@ export class RegisterListResponse {
       req.headers['if-modified-since'] === undefined;
     const json = plain ? this.registers.listJsonIfFresh() : undefined;
     if (json === undefined) return next();
-    const tagged = this.tag(json, res);
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    if (tagged.etag) res.setHeader('ETag', tagged.etag);
-    res.setHeader('Content-Length', tagged.body.length);
+    const body = this.withHeaders(json, res);
+    res.setHeader('Content-Length', body.length);
     // What Express's send would do for an unconditional GET or HEAD, without its checks (Node
     // leaves the body out of a HEAD's answer).
-    res.end(tagged.body);
+    res.end(body);
   }
 
-  /** Sends the unfiltered list, whose JSON is `json`. */
+  /** Sends the unfiltered list, whose JSON is `json`, through Express (its 304 to a matching If-None-Match). */
   send(json: string, res: Response): void {
-    const tagged = this.tag(json, res);
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    // The ETag Express would compute from this body, so If-None-Match still gets its 304.
-    if (tagged.etag) res.setHeader('ETag', tagged.etag);
     // Sent as bytes: Nest would serialize a Buffer as JSON, and Express would copy a string
     // into a new buffer and re-parse the Content-Type for its charset on every request.
-    res.send(tagged.body);
+    res.send(this.withHeaders(json, res));
   }
 
-  private tag(json: string, res: Response): { body: Buffer; etag: string | undefined } {
+  /** Sets the list's Content-Type and ETag (the one Express would compute from these bytes); its bytes. */
+  private withHeaders(json: string, res: Response): Buffer {
     if (this.tagged?.json !== json) {
       const body = Buffer.from(json, 'utf8');
       const etagOf = res.app.get('etag fn') as ((body: Buffer) => string) | undefined;
       this.tagged = { json, body, etag: etagOf?.(body) };
     }
-    return this.tagged;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    if (this.tagged.etag) res.setHeader('ETag', this.tagged.etag);
+    return this.tagged.body;
   }
 }

@@ -23,14 +23,10 @@ export class RegistersController {
   @ApiResponse({ status: 304, description: 'Not Modified: the list is the one of the ETag sent in If-None-Match (no body).' })
   @ApiPublicErrors('invalid_parameter')
   list(@Res() res: Response): void | Promise<void> {
-    // The unfiltered list with fresh statuses was answered ahead of this route (RegisterListResponse).
-    // The query read from the request rather than as two @Query parameters: Nest resolves
-    // every parameter through its own promise.
+    // The plain list with fresh statuses was answered ahead of this route (RegisterListResponse):
+    // what comes here is filtered, conditional, or finds the statuses to be read again.
     const { provides, status } = res.req.query as Record<string, unknown>;
     if (provides !== undefined || status !== undefined) return this.registers.list({ provides, status }).then((list) => void res.json(list));
-    // The unfiltered list: its JSON made once per change of the list (RegistersService.listJson).
-    const json = this.registers.listJsonIfFresh();
-    if (json === undefined) return this.registers.listJson().then((fresh) => this.response.send(fresh, res));
-    this.response.send(json, res);
+    return this.registers.listJson().then((json) => this.response.send(json, res));
   }
 }
