@@ -285,7 +285,7 @@ function boundedWalkSql(cc: CountryCode, walk: { from: string; order: string; re
       LIMIT ${walk.keep}
     )
     SELECT ${JOINED_COLUMNS}
-    FROM walk JOIN company c ON c.id = walk.id
+    FROM walk JOIN company c ON c.country = '${cc}' AND c.id = walk.id
     ORDER BY walk.name_rank, walk.registration_number`;
 }
 
@@ -301,7 +301,7 @@ export function walkSql(cc: CountryCode): string {
  */
 export function matchSql(cc: CountryCode): string {
   return `SELECT ${JOINED_COLUMNS}
-    FROM company_name_matches('${cc}', $1::tsquery, $2::tsquery, $3, $4) m JOIN company c ON c.id = m.id
+    FROM company_name_matches('${cc}', $1::tsquery, $2::tsquery, $3, $4) m JOIN company c ON c.country = '${cc}' AND c.id = m.id
     ORDER BY m.leads DESC, m.name_rank, m.registration_number`;
 }
 

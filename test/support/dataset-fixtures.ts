@@ -38,10 +38,12 @@ export interface Collected {
 
 export async function collect(reader: DatasetReader, input: Readable, ctx: ReaderContext): Promise<Collected> {
   const out: Collected = { rows: [], rejections: [], skipped: [] };
-  for await (const item of reader(input, ctx)) {
-    if (item.kind === 'row') out.rows.push(item.row);
-    else if (item.kind === 'rejected') out.rejections.push(item.rejection);
-    else out.skipped.push(item.reason);
+  for await (const got of reader(input, ctx)) {
+    for (const item of Array.isArray(got) ? got : [got]) {
+      if (item.kind === 'row') out.rows.push(item.row);
+      else if (item.kind === 'rejected') out.rejections.push(item.rejection);
+      else out.skipped.push(item.reason);
+    }
   }
   return out;
 }

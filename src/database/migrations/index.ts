@@ -8,6 +8,7 @@ import { CompanyNameMatches1763780002000 } from './1763780002000-CompanyNameMatc
 import { CreateDetectionTables1763790000000 } from './1763790000000-CreateDetectionTables';
 import { WatchBelongsToAccount1763790001000 } from './1763790001000-WatchBelongsToAccount';
 import { DeliveryClaimFunction1763800000000 } from './1763800000000-DeliveryClaimFunction';
+import { PartitionCompanyByCountry1763810000000 } from './1763810000000-PartitionCompanyByCountry';
 
 /** In order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   CreateDetectionTables1763790000000,
   WatchBelongsToAccount1763790001000,
   DeliveryClaimFunction1763800000000,
+  PartitionCompanyByCountry1763810000000,
 ];

@@ -1,5 +1,7 @@
 import type { KnownWordCounts } from '../word-counts';
+import type { CountryCode } from '../../registers/register-table';
 import type { DatasetRow } from './dataset-row';
+import { companyPartition } from './search-indexes';
 
 /** A dataset row with what the pipeline adds: the folded name and the import's provenance. */
 export interface CompanyRow extends DatasetRow {
@@ -31,8 +33,6 @@ export interface CompanyWriter {
   finish(): Promise<WriteCounts>;
   /** Gives up: drops what is buffered, releases the connection. */
   abort(): Promise<void>;
-  /** Work after the rows are in that may run beside the word-count refresh (index builds). */
-  afterLoad?(): Promise<void>;
   /** The country's word counts, when the writer kept them while writing (after `finish`). */
   wordCounts?(): KnownWordCounts | null;
   /** The imported dataset's rows in the table, when the writer knows them without a count (after `finish`). */
@@ -63,19 +63,21 @@ export const WRITE_COLUMNS = [
 const COMPARED = WRITE_COLUMNS.filter((c) => c !== 'country' && c !== 'registration_number');
 
 /**
- * The upsert shared by both writers. `source` is a SELECT of the WRITE_COLUMNS with no two
- * rows on the same (country, registration_number) (ON CONFLICT may not meet a key twice in
- * one statement). A row whose values are all equal is not rewritten, so a re-import of the
- * same file touches nothing; `xmax = 0` tells inserted rows from updated ones.
+ * The upsert shared by both writers. `source` is a SELECT of the WRITE_COLUMNS of `country`
+ * with no two rows on the same (country, registration_number) (ON CONFLICT may not meet a key
+ * twice in one statement). A row whose values are all equal is not rewritten, so a re-import
+ * of the same file touches nothing; `xmax = 0` tells inserted rows from updated ones — which
+ * is why it writes into the country's partition of `company`: a partitioned table cannot
+ * return a system column.
  */
-export function upsertSql(source: string): string {
+export function upsertSql(source: string, country: CountryCode): string {
   const cols = WRITE_COLUMNS.join(', ');
   const set = [...COMPARED.map((c) => `${c} = EXCLUDED.${c}`), 'imported_at = now()'].join(',\n        ');
   const changed = `(${COMPARED.map((c) => `company.${c}`).join(', ')}) IS DISTINCT FROM (${COMPARED.map((c) => `EXCLUDED.${c}`).join(', ')})`;
   return `
     WITH src AS MATERIALIZED (${source}),
     upserted AS (
-      INSERT INTO company (${cols})
+      INSERT INTO ${companyPartition(country)} AS company (${cols})
       SELECT ${cols} FROM src
       ON CONFLICT (country, registration_number) DO UPDATE SET
         ${set}

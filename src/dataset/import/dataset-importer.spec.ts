@@ -245,7 +245,7 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       const counted = await wordCounts('GB');
       await refreshWordCounts(dataSource, 'GB');
       expect(await wordCounts('GB')).toEqual(counted);
-      const indexes = (await dataSource.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'company' AND indexname LIKE '%_gb'`)) as Array<{ indexname: string }>;
+      const indexes = (await dataSource.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'company_gb' AND indexname LIKE '%_gb'`)) as Array<{ indexname: string }>;
       expect(indexes.map((i) => i.indexname).sort()).toEqual(['company_rank_gb', 'company_words_gb']);
       // Now the dataset is not empty: the next import upserts.
       expect((await run({ country: 'GB', file: file('again.csv', fixtureText(GB_SAMPLE)) })).writer).toBe('postgres-copy');

@@ -57,7 +57,11 @@ export interface ReaderContext {
   onProducedAt?: (producedAt: Date) => void;
 }
 
-export type DatasetReader = (input: Readable, ctx: ReaderContext) => AsyncGenerator<ReaderItem>;
+/**
+ * Yields items one by one, or the items of a chunk of the file as one array: a file of
+ * millions of records then costs an async step per chunk rather than per record.
+ */
+export type DatasetReader = (input: Readable, ctx: ReaderContext) => AsyncGenerator<ReaderItem | ReaderItem[]>;
 
 /** A connector's parsed record (no provenance yet) as a dataset row. */
 export function fromConnectorRecord(record: Omit<CompanyRecord, 'source'>, sourceUrl: string, otherNumbers: string[] = []): DatasetRow {

@@ -44,7 +44,12 @@ function closingQuote(chunk: string, from: number): number {
  * memory: one element (plus one chunk) is held at a time. Anything that is not a JSON array
  * of values is a DatasetFileError.
  */
-export async function* jsonArrayElements(input: Readable, maxElementChars = 64 * 1024 * 1024): AsyncGenerator<unknown> {
+export async function* jsonArrayElements(input: Readable, maxElementChars?: number): AsyncGenerator<unknown> {
+  for await (const batch of jsonArrayBatches(input, maxElementChars)) yield* batch;
+}
+
+/** The same, the elements that end in one chunk of the file yielded as one array. */
+export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 1024 * 1024): AsyncGenerator<unknown[]> {
   let state: 'before' | 'between' | 'element' | 'after' = 'before';
   let depth = 0; // nesting inside the current element
   let inString = false;
@@ -123,7 +128,7 @@ export async function* jsonArrayElements(input: Readable, maxElementChars = 64 *
       pending += chunk.slice(start < 0 ? 0 : start);
       if (pending.length > maxElementChars) fail(`an element is longer than ${maxElementChars} characters`);
     }
-    for (const value of out) yield value;
+    if (out.length > 0) yield out;
   }
   if ((state as string) !== 'after') fail(state === 'before' ? 'the file is empty' : 'the array is not closed');
 }

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { CountryCode } from '../../registers/register-table';
 import type { PGliteSession } from '../../database/pglite-pool';
 import { addCounts, CompanyRow, CompanyWriter, copyTextLine, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
 
@@ -20,6 +21,7 @@ export class PGliteCopyWriter implements CompanyWriter {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly country: CountryCode,
     // The session is the service's only one: a batch holds it about 150 ms (requests wait
     // that long at most); 20,000 rows a batch were no faster.
     private readonly batchSize = 2_000,
@@ -54,7 +56,7 @@ export class PGliteCopyWriter implements CompanyWriter {
       // The company columns' types, no defaults or constraints; emptied by every commit.
       await runner.query(`CREATE TEMPORARY TABLE IF NOT EXISTS ${STAGING} ON COMMIT DELETE ROWS AS SELECT ${COLUMNS} FROM company WITH NO DATA`);
       await session.copyFrom(`COPY ${STAGING} (${COLUMNS}) FROM '/dev/blob'`, data);
-      const result = (await runner.query(upsertSql(`SELECT ${COLUMNS} FROM ${STAGING}`))) as Array<{ submitted: number; inserted: number; written: number }>;
+      const result = (await runner.query(upsertSql(`SELECT ${COLUMNS} FROM ${STAGING}`, this.country))) as Array<{ submitted: number; inserted: number; written: number }>;
       await runner.commitTransaction();
       addCounts(this.totals, result[0]);
     } catch (err) {

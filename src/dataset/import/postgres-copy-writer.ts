@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
+import type { CountryCode } from '../../registers/register-table';
 import { addCounts, CompanyRow, CompanyWriter, copyTextLine, IMPORT_SESSION_SETTINGS, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
 import { CopyBlocks } from './copy-blocks';
 
@@ -42,6 +43,7 @@ export class PostgresCopyWriter implements CompanyWriter {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly country: CountryCode,
     private readonly batchSize = 50_000,
   ) {}
 
@@ -85,7 +87,7 @@ export class PostgresCopyWriter implements CompanyWriter {
     const client = this.lanes.find((l) => l.client)?.client;
     if (!client) return;
     for (const cc of this.countries) {
-      for (const index of [`company_words_${cc.toLowerCase()}`, 'company_other_numbers']) {
+      for (const index of [`company_words_${cc.toLowerCase()}`, `company_${cc.toLowerCase()}_other_numbers_idx`]) {
         await client.query(`SELECT gin_clean_pending_list($1::regclass)`, [index]).catch(() => undefined);
       }
     }
@@ -120,7 +122,7 @@ export class PostgresCopyWriter implements CompanyWriter {
   private async upsert(lane: Lane): Promise<void> {
     const client = lane.client!;
     const source = `SELECT DISTINCT ON (country, registration_number) ${WRITE_COLUMNS.join(', ')} FROM ${STAGING} ORDER BY country, registration_number, seq DESC`;
-    const { rows } = await client.query(upsertSql(source));
+    const { rows } = await client.query(upsertSql(source, this.country));
     addCounts(this.totals, rows[0]);
     await client.query(`TRUNCATE ${STAGING}`);
   }

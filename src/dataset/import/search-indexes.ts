@@ -1,20 +1,43 @@
 import type { CountryCode } from '../../registers/register-table';
 
+/** The partition of `company` that holds a country's rows (migration PartitionCompanyByCountry1763810000000). */
+export function companyPartition(cc: CountryCode): string {
+  return `company_${cc.toLowerCase()}`;
+}
+
+export interface PartitionIndex {
+  /** Its name on `table`. */
+  name: string;
+  /** Its name once the table is the country's partition. */
+  partitionName: string;
+  create: string;
+  /** The constraint of the parent it backs: added on the index once built (ATTACH PARTITION wants a constraint). */
+  constraint?: 'PRIMARY KEY' | 'UNIQUE';
+}
+
 /**
- * The name-search indexes of one country, as migration WordIndexSearch1763780000000 creates
- * them: the import of a whole register into an empty dataset drops them and builds them again
- * once the rows are in (one sort instead of millions of scattered inserts).
+ * Every index of a country's partition of `company`, built on `table`, as the migration
+ * PartitionCompanyByCountry1763810000000 makes them: those the parent declares (the primary
+ * key, the unique number, the other numbers), then the country's search indexes, partial on the
+ * country so that a query with the country inlined reads them index-only. The import of a whole
+ * register into an empty dataset builds them on the table it loads, once the rows are in (one
+ * sort each instead of millions of scattered inserts), and renames them when that table takes
+ * the partition's place.
  */
-export function searchIndexes(cc: CountryCode): Array<{ name: string; create: string }> {
+export function partitionIndexes(cc: CountryCode, table: string): PartitionIndex[] {
   const lc = cc.toLowerCase();
+  const partition = companyPartition(cc);
+  const index = (name: string, partitionName: string, definition: string, constraint?: PartitionIndex['constraint']): PartitionIndex => ({
+    name: table === partition ? partitionName : `${table}_${name}`,
+    partitionName,
+    create: `CREATE ${constraint ? 'UNIQUE ' : ''}INDEX ${table === partition ? partitionName : `${table}_${name}`} ON ${table} ${definition}`,
+    constraint,
+  });
   return [
-    {
-      name: `company_rank_${lc}`,
-      create: `CREATE INDEX IF NOT EXISTS company_rank_${lc} ON company (name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`,
-    },
-    {
-      name: `company_words_${lc}`,
-      create: `CREATE INDEX IF NOT EXISTS company_words_${lc} ON company USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`,
-    },
+    index('words', `company_words_${lc}`, `USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`),
+    index('number', `${partition}_country_registration_number_key`, `(country, registration_number)`, 'UNIQUE'),
+    index('rank', `company_rank_${lc}`, `(name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`),
+    index('pkey', `${partition}_pkey`, `(id, country)`, 'PRIMARY KEY'),
+    index('other_numbers', `${partition}_other_numbers_idx`, `USING gin (other_numbers) WHERE other_numbers <> '{}'`),
   ];
 }

@@ -47,6 +47,39 @@ describe('GB BasicCompanyData reader', () => {
     ]);
   });
 
+  it('reads every spelling of a date as the checked dd/mm/yyyy reading does, the quick way or not', async () => {
+    const [header, line] = fixtureText(SAMPLE).trim().split('\n');
+    const cases: Array<[string, string | null]> = [
+      ['11/09/2012', '2012-09-11'],
+      ['28/02/2023', '2023-02-28'],
+      ['29/02/2024', '2024-02-29'],
+      ['31/12/1999', '1999-12-31'],
+      ['1/2/2003', '2003-02-01'],
+      [' 01/02/2003 ', '2003-02-01'],
+      ['', null],
+      ['   ', null],
+      ['29/02/2023', 'bad date'],
+      ['31/04/2020', 'bad date'],
+      ['00/01/2020', 'bad date'],
+      ['01/13/2020', 'bad date'],
+      ['01/00/2020', 'bad date'],
+      ['01/02/0999', 'bad date'],
+      ['0a/02/2003', 'bad date'],
+      ['01/02/20x3', 'bad date'],
+      ['01-02-2003', 'bad date'],
+      ['01/02/200300', 'bad date'],
+    ];
+    const lines = cases.map(([value], i) =>
+      line.replace('"12778855"', `"${String(i + 1).padStart(8, '0')}"`).replace('"29/07/2020"', `"${value}"`),
+    );
+    const { rows, rejections } = await collect(readGbBasicCompanyData, chunked([header, ...lines].join('\n'), 50), readerContext('GB'));
+    const read = cases.map((_, i) => {
+      const row = rows.find((r) => r.registrationNumber === String(i + 1).padStart(8, '0'));
+      return row ? row.incorporationDate : rejections.find((r) => r.at === i + 2)?.reason;
+    });
+    expect(read).toEqual(cases.map(([, expected]) => expected));
+  });
+
   it('rejects an unreadable CSV record without losing the next ones', async () => {
     const [header, first, second] = fixtureText(SAMPLE).trim().split('\n');
     const broken = first.replace('"! LIMITED"', '"! "LIMITED"');

@@ -4,7 +4,7 @@ import { csvRecords, headerIndex } from '../../dataset/import/csv-records';
 import { DatasetFileError, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../../dataset/import/dataset-row';
 import { chStatus, formatChAddress } from './ch-api-parsers';
 import { COMPANY_TYPE_LABELS, companyStatusCodeOfLabel } from './ch-constants';
-import { compactExtra, dateDmy, requiredName, requiredNumber, text } from '../../dataset/import/values';
+import { dateDmy, requiredName, requiredNumber, text } from '../../dataset/import/values';
 
 /**
  * The CompanyStatus column holds Companies House's human labels ("Active", "Liquidation",
@@ -63,12 +63,38 @@ function memo<T>(compute: (value: string) => T, limit = 50_000): (value: string)
   };
 }
 
+/** What compactExtra({ sicCodes, dissolutionDate }) gives, in the same key order, without its generic walk. */
+function gbExtra(sicCodes: string[], dissolutionDate: string | null): Record<string, unknown> | null {
+  if (sicCodes.length === 0) return dissolutionDate === null ? null : { dissolutionDate };
+  return dissolutionDate === null ? { sicCodes } : { sicCodes, dissolutionDate };
+}
+
+const SLASH = 47;
+const DMY_DIGITS = [0, 1, 3, 4, 6, 7, 8, 9];
+
+/**
+ * A dd/mm/yyyy date as YYYY-MM-DD without a regular expression or a lookup, when it plainly
+ * is one: ten characters, digits and slashes in place, a day no month lacks (1–28), a month
+ * 1–12, a year from 1000. Anything else (empty, days 29–31, malformed) goes the checked way.
+ */
+function dmyDate(value: string, checked: (value: string) => string | null): string | null {
+  if (value.length !== 10 || value.charCodeAt(2) !== SLASH || value.charCodeAt(5) !== SLASH) return value === '' ? null : checked(value);
+  for (const i of DMY_DIGITS) {
+    const c = value.charCodeAt(i);
+    if (c < 48 || c > 57) return checked(value);
+  }
+  const day = (value.charCodeAt(0) - 48) * 10 + (value.charCodeAt(1) - 48);
+  const month = (value.charCodeAt(3) - 48) * 10 + (value.charCodeAt(4) - 48);
+  if (day < 1 || day > 28 || month < 1 || month > 12 || value.charCodeAt(6) === 48) return checked(value);
+  return `${value.slice(6)}-${value.slice(3, 5)}-${value.slice(0, 2)}`;
+}
+
 /**
  * Companies House `BasicCompanyData` CSV (55 columns, quoted, header names with leading
  * spaces). One line per company; lines whose column count differs from the header are
  * rejected rather than read shifted.
  */
-export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContext): AsyncGenerator<ReaderItem> {
+export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContext): AsyncGenerator<ReaderItem[]> {
   const web = ctx.urls.WEB;
   let header: string[] | undefined;
   let col!: Record<string, number>;
@@ -78,9 +104,11 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
   const incorporationOf = memo((value: string) => dateDmy(value, 'IncorporationDate'));
   const dissolutionOf = memo((value: string) => dateDmy(value, 'DissolutionDate'));
   for await (const batch of csvRecords(input, { keep })) {
+    // The items of the chunk, yielded together.
+    const out: ReaderItem[] = [];
     for (const item of batch) {
       if (item.kind === 'rejected') {
-        yield item;
+        out.push(item);
         continue;
       }
       if (!header) {
@@ -117,7 +145,7 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
       }
       const f = item.fields;
       if (f.length !== header.length) {
-        yield rejected(item.line, 'wrong number of columns', `${f.length} instead of ${header.length}`);
+        out.push(rejected(item.line, 'wrong number of columns', `${f.length} instead of ${header.length}`));
         continue;
       }
       try {
@@ -128,7 +156,7 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
           if (sic !== null) sicCodes.push(sic);
         }
         const get = (i: number) => (i >= 0 ? f[i] : undefined);
-        yield row({
+        out.push(row({
           country: 'GB',
           registrationNumber,
           otherNumbers: [],
@@ -146,15 +174,16 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
             postal_code: text(get(col.postcode)),
           }),
           city: text(get(col.town)),
-          incorporationDate: incorporationOf(f[col.incorporation]),
+          incorporationDate: dmyDate(f[col.incorporation], incorporationOf),
           sourceUrl: `${web}/company/${registrationNumber}`,
-          extra: compactExtra({ sicCodes, dissolutionDate: col.dissolution >= 0 ? dissolutionOf(f[col.dissolution]) : null }),
-        });
+          extra: gbExtra(sicCodes, col.dissolution >= 0 ? dmyDate(f[col.dissolution], dissolutionOf) : null),
+        }));
       } catch (err) {
         if (!(err instanceof RecordRejected)) throw err;
-        yield rejected(item.line, err.reason, err.detail);
+        out.push(rejected(item.line, err.reason, err.detail));
       }
     }
+    if (out.length > 0) yield out;
   }
   if (!header) throw new DatasetFileError('empty file: no header line');
 }

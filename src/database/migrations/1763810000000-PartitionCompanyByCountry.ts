@@ -1,0 +1,105 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+const COUNTRIES = ['GB', 'AU', 'CA', 'FR', 'DK', 'NO'];
+
+/** The columns of `company` but the generated `name_rank`, in table order. */
+const COLUMNS = `id, country, registration_number, other_numbers, name, name_normalized, status, status_category, legal_form,
+  address, city, incorporation_date, source_url, source_kind, dataset_name, produced_at, extra, imported_at`;
+
+const COLUMN_DEFINITIONS = `
+  id                  bigint      NOT NULL DEFAULT nextval('company_id_seq'),
+  country             char(2)     NOT NULL,
+  registration_number text        NOT NULL,
+  other_numbers       text[]      NOT NULL DEFAULT '{}',
+  name                text        NOT NULL,
+  name_normalized     text        NOT NULL,
+  status              text,
+  status_category     text        NOT NULL,
+  legal_form          text,
+  address             text,
+  city                text,
+  incorporation_date  date,
+  source_url          text        NOT NULL,
+  source_kind         text        NOT NULL,
+  dataset_name        text        NOT NULL,
+  produced_at         timestamptz NOT NULL,
+  extra               jsonb,
+  imported_at         timestamptz NOT NULL DEFAULT now(),
+  name_rank           integer GENERATED ALWAYS AS
+    (cardinality(string_to_array(name_normalized, ' ')) * 1024 + least(length(name_normalized), 1023)) STORED`;
+
+/**
+ * `company` becomes a table partitioned by country, one partition per register
+ * (`company_gb`, `company_no`…). What it buys: the import of a whole register into an empty
+ * dataset loads a bare table of its own — no index to keep up row by row, above all not the
+ * unique (country, registration number) index, whose numbers come in random order and cost a
+ * third of the COPY — builds that table's indexes in one sort each, and swaps it in for the
+ * country's partition in one short transaction (src/dataset/import/postgres-bulk-writer.ts).
+ * The other countries are not touched, and searches of the country go on meanwhile.
+ *
+ * Same columns, same names: the unique (country, registration_number) constraint and the
+ * `company_other_numbers` index are declared on the parent (every partition has them; ON
+ * CONFLICT works on the parent as before); the primary key becomes (id, country), as a key of a
+ * partitioned table must hold the partition key; each country's search indexes (rank, words)
+ * stay partial on `country = 'XX'`, now on its partition, so that a query with the country
+ * inlined still reads them index-only. The rows are copied over with their ids.
+ */
+export class PartitionCompanyByCountry1763810000000 implements MigrationInterface {
+  name = 'PartitionCompanyByCountry1763810000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      ALTER SEQUENCE company_id_seq OWNED BY NONE;
+      ALTER TABLE company RENAME TO company_unpartitioned;
+      ALTER TABLE company_unpartitioned RENAME CONSTRAINT company_pkey TO company_unpartitioned_pkey;
+      ALTER TABLE company_unpartitioned RENAME CONSTRAINT company_number_per_country TO company_unpartitioned_number;
+      DROP INDEX company_other_numbers;
+    `);
+    await q.query(`
+      CREATE TABLE company (${COLUMN_DEFINITIONS},
+        CONSTRAINT company_pkey PRIMARY KEY (id, country),
+        CONSTRAINT company_number_per_country UNIQUE (country, registration_number)
+      ) PARTITION BY LIST (country);
+      ALTER SEQUENCE company_id_seq OWNED BY company.id;
+      CREATE INDEX company_other_numbers ON company USING gin (other_numbers) WHERE other_numbers <> '{}';
+    `);
+    for (const cc of COUNTRIES) await q.query(`CREATE TABLE company_${cc.toLowerCase()} PARTITION OF company FOR VALUES IN ('${cc}')`);
+    await q.query(`INSERT INTO company (${COLUMNS}) SELECT ${COLUMNS} FROM company_unpartitioned`);
+    await q.query(`DROP TABLE company_unpartitioned`);
+    for (const cc of COUNTRIES) {
+      const lc = cc.toLowerCase();
+      await q.query(`CREATE INDEX company_rank_${lc} ON company_${lc} (name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`);
+      await q.query(`CREATE INDEX company_words_${lc} ON company_${lc} USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`);
+      await q.query(`ANALYZE company_${lc}`);
+    }
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`
+      ALTER SEQUENCE company_id_seq OWNED BY NONE;
+      ALTER TABLE company RENAME TO company_partitioned;
+      ALTER TABLE company_partitioned RENAME CONSTRAINT company_pkey TO company_partitioned_pkey;
+      ALTER TABLE company_partitioned RENAME CONSTRAINT company_number_per_country TO company_partitioned_number;
+      ALTER INDEX company_other_numbers RENAME TO company_partitioned_other_numbers;
+    `);
+    for (const cc of COUNTRIES) {
+      const lc = cc.toLowerCase();
+      await q.query(`DROP INDEX company_rank_${lc}; DROP INDEX company_words_${lc}`);
+    }
+    await q.query(`
+      CREATE TABLE company (${COLUMN_DEFINITIONS},
+        CONSTRAINT company_pkey PRIMARY KEY (id),
+        CONSTRAINT company_number_per_country UNIQUE (country, registration_number)
+      );
+      ALTER SEQUENCE company_id_seq OWNED BY company.id;
+      CREATE INDEX company_other_numbers ON company USING gin (other_numbers) WHERE other_numbers <> '{}';
+    `);
+    await q.query(`INSERT INTO company (${COLUMNS}) SELECT ${COLUMNS} FROM company_partitioned`);
+    await q.query(`DROP TABLE company_partitioned`);
+    for (const cc of COUNTRIES) {
+      const lc = cc.toLowerCase();
+      await q.query(`CREATE INDEX company_rank_${lc} ON company (name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`);
+      await q.query(`CREATE INDEX company_words_${lc} ON company USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`);
+    }
+  }
+}
