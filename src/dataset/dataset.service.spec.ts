@@ -188,7 +188,7 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
         expect(await scans()).toBeGreaterThan(before);
         for (const [sql, params, index] of [
           [walkSql('NO'), ["'generated'", 1024, 10, 1000], 'company_rank_no'],
-          [numberWalkSql('NO'), ["'generated'", 10, 20000], 'company_no_country_registration_number_key'],
+          [numberWalkSql('NO'), ["'generated'", 10, 20000], 'company_no_number'],
         ] as const) {
           const plan = (await dataSource.query(`EXPLAIN ${sql}`, [...params])) as Array<{ 'QUERY PLAN': string }>;
           const text = plan.map((p) => p['QUERY PLAN']).join('\n');

@@ -9,7 +9,7 @@ const COLUMNS = `id, country, registration_number, other_numbers, name, name_nor
 const COLUMN_DEFINITIONS = `
   id                  bigint      NOT NULL DEFAULT nextval('company_id_seq'),
   country             char(2)     NOT NULL,
-  registration_number text        NOT NULL,
+  registration_number text        COLLATE "C" NOT NULL,
   other_numbers       text[]      NOT NULL DEFAULT '{}',
   name                text        NOT NULL,
   name_normalized     text        NOT NULL,
@@ -37,12 +37,15 @@ const COLUMN_DEFINITIONS = `
  * country's partition in one short transaction (src/dataset/import/postgres-bulk-writer.ts).
  * The other countries are not touched, and searches of the country go on meanwhile.
  *
- * Same columns, same names: the unique (country, registration_number) constraint and the
- * `company_other_numbers` index are declared on the parent (every partition has them; ON
- * CONFLICT works on the parent as before); the primary key becomes (id, country), as a key of a
- * partitioned table must hold the partition key; each country's search indexes (rank, words)
- * stay partial on `country = 'XX'`, now on its partition, so that a query with the country
- * inlined still reads them index-only. The rows are copied over with their ids.
+ * Same columns, same names. The keys are the partitions', which hold one country each: its
+ * primary key `id`, its unique `registration_number` (the two together what the old table's
+ * unique (country, registration_number) was; a writer's ON CONFLICT names the partition), and
+ * the other-numbers index. A key on the parent would have to lead with the country, and a sort
+ * whose first column never changes cost the load's index build three times as much. The
+ * registration number compares byte by byte (COLLATE "C": the same order for numbers of
+ * digits and capitals, and sorts with abbreviated keys). Each country's search indexes (rank,
+ * words) stay partial on `country = 'XX'`, now on its partition, so that a query with the
+ * country inlined still reads them index-only. The rows are copied over with their ids.
  */
 export class PartitionCompanyByCountry1763810000000 implements MigrationInterface {
   name = 'PartitionCompanyByCountry1763810000000';
@@ -51,23 +54,22 @@ export class PartitionCompanyByCountry1763810000000 implements MigrationInterfac
     await q.query(`
       ALTER SEQUENCE company_id_seq OWNED BY NONE;
       ALTER TABLE company RENAME TO company_unpartitioned;
-      ALTER TABLE company_unpartitioned RENAME CONSTRAINT company_pkey TO company_unpartitioned_pkey;
-      ALTER TABLE company_unpartitioned RENAME CONSTRAINT company_number_per_country TO company_unpartitioned_number;
-      DROP INDEX company_other_numbers;
     `);
     await q.query(`
-      CREATE TABLE company (${COLUMN_DEFINITIONS},
-        CONSTRAINT company_pkey PRIMARY KEY (id, country),
-        CONSTRAINT company_number_per_country UNIQUE (country, registration_number)
-      ) PARTITION BY LIST (country);
+      CREATE TABLE company (${COLUMN_DEFINITIONS}) PARTITION BY LIST (country);
       ALTER SEQUENCE company_id_seq OWNED BY company.id;
-      CREATE INDEX company_other_numbers ON company USING gin (other_numbers) WHERE other_numbers <> '{}';
     `);
-    for (const cc of COUNTRIES) await q.query(`CREATE TABLE company_${cc.toLowerCase()} PARTITION OF company FOR VALUES IN ('${cc}')`);
+    for (const cc of COUNTRIES) {
+      const lc = cc.toLowerCase();
+      await q.query(
+        `CREATE TABLE company_${lc} PARTITION OF company (CONSTRAINT company_${lc}_pkey PRIMARY KEY (id), CONSTRAINT company_${lc}_number UNIQUE (registration_number)) FOR VALUES IN ('${cc}')`,
+      );
+    }
     await q.query(`INSERT INTO company (${COLUMNS}) SELECT ${COLUMNS} FROM company_unpartitioned`);
     await q.query(`DROP TABLE company_unpartitioned`);
     for (const cc of COUNTRIES) {
       const lc = cc.toLowerCase();
+      await q.query(`CREATE INDEX company_${lc}_other_numbers ON company_${lc} USING gin (other_numbers) WHERE other_numbers <> '{}'`);
       await q.query(`CREATE INDEX company_rank_${lc} ON company_${lc} (name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`);
       await q.query(`CREATE INDEX company_words_${lc} ON company_${lc} USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`);
       await q.query(`ANALYZE company_${lc}`);
@@ -78,16 +80,11 @@ export class PartitionCompanyByCountry1763810000000 implements MigrationInterfac
     await q.query(`
       ALTER SEQUENCE company_id_seq OWNED BY NONE;
       ALTER TABLE company RENAME TO company_partitioned;
-      ALTER TABLE company_partitioned RENAME CONSTRAINT company_pkey TO company_partitioned_pkey;
-      ALTER TABLE company_partitioned RENAME CONSTRAINT company_number_per_country TO company_partitioned_number;
-      ALTER INDEX company_other_numbers RENAME TO company_partitioned_other_numbers;
     `);
-    for (const cc of COUNTRIES) {
-      const lc = cc.toLowerCase();
-      await q.query(`DROP INDEX company_rank_${lc}; DROP INDEX company_words_${lc}`);
-    }
+    // The old names come back on the unpartitioned table.
+    for (const cc of COUNTRIES) await q.query(`DROP INDEX company_rank_${cc.toLowerCase()}; DROP INDEX company_words_${cc.toLowerCase()}`);
     await q.query(`
-      CREATE TABLE company (${COLUMN_DEFINITIONS},
+      CREATE TABLE company (${COLUMN_DEFINITIONS.replace(' COLLATE "C"', '')},
         CONSTRAINT company_pkey PRIMARY KEY (id),
         CONSTRAINT company_number_per_country UNIQUE (country, registration_number)
       );

@@ -79,7 +79,7 @@ export function upsertSql(source: string, country: CountryCode): string {
     upserted AS (
       INSERT INTO ${companyPartition(country)} AS company (${cols})
       SELECT ${cols} FROM src
-      ON CONFLICT (country, registration_number) DO UPDATE SET
+      ON CONFLICT (registration_number) DO UPDATE SET
         ${set}
       WHERE ${changed}
       RETURNING (xmax = 0) AS inserted

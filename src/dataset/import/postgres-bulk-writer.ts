@@ -184,7 +184,7 @@ export class PostgresBulkWriter implements CompanyWriter {
       await client.query(`LOCK TABLE company IN ACCESS EXCLUSIVE MODE`);
       const { rows } = await client.query<{ name_normalized: string; dataset_name: string }>(
         `INSERT INTO ${this.load} (${columns}) SELECT ${columns} FROM ${this.partition}
-         ON CONFLICT (country, registration_number) DO NOTHING RETURNING name_normalized, dataset_name`,
+         ON CONFLICT (registration_number) DO NOTHING RETURNING name_normalized, dataset_name`,
       );
       await client.query(`ALTER TABLE company DETACH PARTITION ${this.partition}`);
       await client.query(`DROP TABLE ${this.partition}`);

@@ -87,7 +87,7 @@ export class PostgresCopyWriter implements CompanyWriter {
     const client = this.lanes.find((l) => l.client)?.client;
     if (!client) return;
     for (const cc of this.countries) {
-      for (const index of [`company_words_${cc.toLowerCase()}`, `company_${cc.toLowerCase()}_other_numbers_idx`]) {
+      for (const index of [`company_words_${cc.toLowerCase()}`, `company_${cc.toLowerCase()}_other_numbers`]) {
         await client.query(`SELECT gin_clean_pending_list($1::regclass)`, [index]).catch(() => undefined);
       }
     }

@@ -27,8 +27,9 @@ export async function seedBundledSample(dataSource: DataSource): Promise<number>
   }));
   const { source, values } = valuesSource(rows);
   const cols = WRITE_COLUMNS.join(', ');
+  // No conflict target: each country's partition has its own unique number (none on the parent).
   const inserted: unknown[] = await dataSource.query(
-    `INSERT INTO company (${cols}) SELECT ${cols} FROM (${source}) s ON CONFLICT (country, registration_number) DO NOTHING RETURNING 1`,
+    `INSERT INTO company (${cols}) SELECT ${cols} FROM (${source}) s ON CONFLICT DO NOTHING RETURNING 1`,
     values,
   );
   if (inserted.length) {
