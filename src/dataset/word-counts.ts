@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CountryCode } from '../registers/register-table';
 import { isPGlite } from '../database/engine';
+import { WordTally } from './word-tally';
 
 /**
  * Rebuilds the word dictionary of one country (`company_word`: each folded word of its names
@@ -33,6 +34,23 @@ export async function refreshWordCounts(dataSource: DataSource, country: Country
       known ? [country, known.companies] : [country],
     );
   });
+}
+
+/**
+ * Adds the words of `names` (folded names of rows just inserted) to the country's counts, and
+ * their number to its companies, through `query` (a connection in a transaction of the caller's).
+ */
+export async function addWordCounts(query: (sql: string, params: unknown[]) => Promise<unknown>, country: CountryCode, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  const tally = new WordTally();
+  for (const name of names) tally.add(name);
+  const { words } = tally.result()!;
+  await query(
+    `INSERT INTO company_word (country, word, companies) SELECT $1, w, n FROM unnest($2::text[], $3::int[]) AS t(w, n)
+     ON CONFLICT (country, word) DO UPDATE SET companies = company_word.companies + EXCLUDED.companies`,
+    [country, [...words.keys()], [...words.values()]],
+  );
+  await query(`UPDATE dataset_country SET companies = companies + $2, refreshed_at = now() WHERE country = $1`, [country, names.length]);
 }
 
 /** Word counts a writer kept while the rows went in (see WordTally): the same as counting the table. */

@@ -1,4 +1,3 @@
-import type { KnownWordCounts } from '../word-counts';
 import type { CountryCode } from '../../registers/register-table';
 import type { DatasetRow } from './dataset-row';
 import { companyPartition } from './search-indexes';
@@ -33,8 +32,8 @@ export interface CompanyWriter {
   finish(): Promise<WriteCounts>;
   /** Gives up: drops what is buffered, releases the connection. */
   abort(): Promise<void>;
-  /** The country's word counts, when the writer kept them while writing (after `finish`). */
-  wordCounts?(): KnownWordCounts | null;
+  /** True when `finish` left the country's word counts (company_word, dataset_country) up to date itself. */
+  readonly refreshesWordCounts?: boolean;
   /** The imported dataset's rows in the table, when the writer knows them without a count (after `finish`). */
   datasetRows?(): number | null;
 }

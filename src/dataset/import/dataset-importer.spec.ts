@@ -230,7 +230,7 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
   });
 
   if (backend === 'postgres') {
-    it('loads an empty dataset by COPY straight into the table: indexes rebuilt, the sample kept where the file lacks it, a repeated number upserted', async () => {
+    it('loads an empty dataset into a table of its own swapped in for the partition: its indexes built, the sample kept where the file lacks it, a repeated number at its last occurrence', async () => {
       await seedBundledSample(dataSource);
       const sampleNumbers = (await companies('GB')).map((r) => r.registration_number);
       expect(sampleNumbers.length).toBeGreaterThan(0);
@@ -269,7 +269,7 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       expect(await wordCounts('GB')).toEqual(kept);
     });
 
-    it('reads on while a batch commits, and a number repeated batches later still ends with its last occurrence', async () => {
+    it('keeps the last occurrence of numbers repeated far apart in the file, and counts their words once', async () => {
       const [header, template] = fixtureText(GB_SAMPLE).split('\n');
       const line = (n: number, name: string) => template.replace('"! LIMITED","12778855"', `"${name}","${String(n).padStart(8, '0')}"`);
       const lines = Array.from({ length: 60 }, (_, i) => line(i + 1, `COMPANY ${i + 1} LIMITED`));
@@ -286,6 +286,44 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       const counted = await wordCounts('GB');
       await refreshWordCounts(dataSource, 'GB');
       expect(await wordCounts('GB')).toEqual(counted);
+    });
+
+    it('leaves the country as it was when a first import fails mid-file: its rows, its word counts, no loaded table', async () => {
+      await seedBundledSample(dataSource);
+      const before = { rows: await companies('GB'), words: await wordCounts('GB') };
+      const [header, ...lines] = fixtureText(GB_SAMPLE).trim().split('\n');
+      // Rows go to COPY, then a quote that never closes runs past the reader's 4 MB bound.
+      const broken = `${[header, ...lines].join('\n')}\n"UNCLOSED LTD,${'x'.repeat(5 * 1024 * 1024)}\n`;
+      await expect(run({ country: 'GB', file: file('BasicCompanyData-broken.csv', broken) })).rejects.toThrow(/runs past/);
+      expect(await companies('GB')).toEqual(before.rows);
+      expect(await wordCounts('GB')).toEqual(before.words);
+      expect(await dataSource.query(`SELECT to_regclass('company_gb_load') AS t`)).toEqual([{ t: null }]);
+      const [log] = (await dataSource.query(`SELECT status FROM dataset_import`)) as Array<{ status: string }>;
+      expect(log.status).toBe('failed');
+    });
+
+    it("drops a killed first import's loaded table and loads again; a second load of the same country meanwhile is refused", async () => {
+      // What a killed import leaves: its table, with whatever it had copied.
+      await dataSource.query(`CREATE TABLE company_gb_load (LIKE company INCLUDING DEFAULTS INCLUDING GENERATED)`);
+      await dataSource.query(
+        `INSERT INTO company_gb_load (country, registration_number, name, name_normalized, status_category, source_url, source_kind, dataset_name, produced_at)
+         VALUES ('GB', '99999999', 'STALE LTD', 'stale ltd', 'active', 'x', 'dataset:x', 'x', now())`,
+      );
+      const holder = dataSource.createQueryRunner();
+      await holder.connect();
+      try {
+        await holder.query(`SELECT pg_advisory_lock(hashtext('company bulk load GB'))`);
+        await expect(run({ country: 'GB', file: file('BasicCompanyData-busy.csv', fixtureText(GB_SAMPLE)) })).rejects.toThrow(
+          'another import is loading GB into its empty dataset: run this one once it is done',
+        );
+        await holder.query(`SELECT pg_advisory_unlock(hashtext('company bulk load GB'))`);
+      } finally {
+        await holder.release();
+      }
+      const summary = await run({ country: 'GB', file: file('BasicCompanyData-again.csv', fixtureText(GB_SAMPLE)) });
+      expect(summary).toMatchObject({ writer: 'postgres-copy-bulk', inserted: 3, datasetRows: 3 });
+      expect((await companies('GB')).map((r) => r.registration_number)).toEqual(['08209948', '11399177', '12778855']);
+      expect(await dataSource.query(`SELECT to_regclass('company_gb_load') AS t`)).toEqual([{ t: null }]);
     });
 
     it('leaves an import alone while it beats (another process on the same Postgres)', async () => {

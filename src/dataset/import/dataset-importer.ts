@@ -144,11 +144,19 @@ function clean(value: string | null): string | null {
 }
 
 /**
- * The columns the planner needs statistics of right after an import: those the queries of
- * the dataset filter, join and sort on. Sampling them all cost the import as much again (the
- * addresses, names and JSON); autovacuum analyses the rest soon after (the rows are new).
+ * The statistics the planner gets right after an import: of the columns the dataset's queries
+ * filter, join and sort on, from a sample of 9,000 rows (statistics target 30). Autovacuum
+ * analyses every column with the full sample soon after: an ANALYZE of some columns leaves the
+ * table's count of changed rows as it was. Sampling all columns at the default target cost a
+ * 500 k-row GB import 0.6 s, this 0.07 s.
  */
-const ANALYZED_COLUMNS = 'id, country, registration_number, other_numbers, name_normalized, name_rank, dataset_name, produced_at';
+async function analyzeImported(ds: DataSource, country: CountryCode): Promise<void> {
+  await ds.transaction(async (m) => {
+    await m.query(`SET LOCAL statement_timeout = 0`);
+    await m.query(`SET LOCAL default_statistics_target = 30`);
+    await m.query(`ANALYZE ${companyPartition(country)} (id, country, registration_number, other_numbers, name_normalized, name_rank, dataset_name, produced_at)`);
+  });
+}
 
 class Tally {
   readonly reasons = new Map<string, ReasonCount>();
@@ -282,8 +290,8 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
     const counts = await writer.finish();
     // Side by side: the word dictionary is another table than the one analysed.
     const [, , datasetRows] = await Promise.all([
-      refreshWordCounts(options.dataSource, country, writer.wordCounts?.() ?? null),
-      untimed(options.dataSource, `ANALYZE ${companyPartition(country)} (${ANALYZED_COLUMNS})`),
+      writer.refreshesWordCounts ? undefined : refreshWordCounts(options.dataSource, country),
+      analyzeImported(options.dataSource, country),
       writer.datasetRows?.() ?? countDatasetRows(options.dataSource, country, datasetName),
     ]);
     progress.stop(snapshot());

@@ -8,7 +8,7 @@ import { CompanyRow, CompanyWriter, copyTextLine, IMPORT_SESSION_SETTINGS, WRITE
 import { CopyBlocks } from './copy-blocks';
 import { companyPartition, PartitionIndex, partitionIndexes } from './search-indexes';
 import { WordTally } from '../word-tally';
-import type { KnownWordCounts } from '../word-counts';
+import { addWordCounts, refreshWordCounts } from '../word-counts';
 
 /** How far the file may be read ahead of Postgres: reading and COPY overlap, memory stays bounded. */
 const COPY_AHEAD_BYTES = 4 * 1024 * 1024;
@@ -58,6 +58,8 @@ export class PostgresBulkWriter implements CompanyWriter {
   private readonly load: string;
   private readonly lockKey: string;
   private swapped = false;
+  /** The file's word counts were (or are being) written before the swap. */
+  private wordsCounted = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -75,10 +77,7 @@ export class PostgresBulkWriter implements CompanyWriter {
     return this.writeLine(copyTextLine(row));
   }
 
-  /** The country's word counts and number of companies after `finish`, when they were kept. */
-  wordCounts(): KnownWordCounts | null {
-    return this.tally.result();
-  }
+  readonly refreshesWordCounts = true;
 
   /** The imported dataset's rows in the table after `finish`: known without a count. */
   datasetRows(): number {
@@ -89,8 +88,14 @@ export class PostgresBulkWriter implements CompanyWriter {
     if (!this.copy) await this.start();
     this.copy!.end(this.buffered.take());
     await this.copyDone;
-    await this.buildIndexes();
+    // The file's word counts go in while the indexes are built: searches meanwhile may be
+    // steered by them while they still read the sample (a second or two; results stay right).
+    const counts = this.tally.result();
+    this.wordsCounted = counts !== null;
+    await Promise.all([this.buildIndexes(), counts && refreshWordCounts(this.dataSource, this.country, counts)]);
     await this.swap();
+    // Repeated numbers were deleted after the file's words were counted: count the table's.
+    if (!this.tally.result()) await refreshWordCounts(this.dataSource, this.country);
     await this.release();
     return { inserted: this.rows - this.superseded, updated: 0, unchanged: 0 };
   }
@@ -102,6 +107,8 @@ export class PostgresBulkWriter implements CompanyWriter {
     }
     if (this.client && !this.swapped) await this.client.query(`DROP TABLE IF EXISTS ${this.load}`).catch(() => undefined);
     await this.release();
+    // The file's word counts may be in already: the country's rows are what they were.
+    if (this.wordsCounted) await refreshWordCounts(this.dataSource, this.country).catch(() => undefined);
   }
 
   private async start(): Promise<void> {
@@ -192,12 +199,11 @@ export class PostgresBulkWriter implements CompanyWriter {
       await client.query(`ALTER TABLE ${this.load} DROP CONSTRAINT ${this.load}_country`);
       await client.query(`ALTER TABLE ${this.load} RENAME TO ${this.partition}`);
       for (const index of partitionIndexes(this.country, this.load)) await client.query(`ALTER INDEX ${index.name} RENAME TO ${index.partitionName}`);
+      // The sample's companies put back count too.
+      if (this.tally.result()) await addWordCounts((sql, params) => client.query(sql, params), this.country, rows.map((r) => r.name_normalized));
       await client.query('COMMIT');
       this.swapped = true;
-      for (const row of rows) {
-        this.tally.add(row.name_normalized);
-        if (row.dataset_name === this.datasetName) this.putBackOfDataset += 1;
-      }
+      this.putBackOfDataset = rows.filter((r) => r.dataset_name === this.datasetName).length;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
