@@ -38,6 +38,12 @@ describe('copyTextLine', () => {
     expect(fields[15]).toBe('{"note":"a\\\\nb"}');
   });
 
+  it('writes the same line for a row whose reader vouched for it, its extra still escaped', () => {
+    const safe = row({ legalForm: 'Private limited company', address: '1 HIGH STREET, LEEDS', city: 'LEEDS', extra: { sicCodes: ['A "quoted" activity'] } });
+    expect(copyTextLine({ ...safe, copyPlain: true })).toBe(copyTextLine(safe));
+    expect(copyTextLine({ ...safe, copyPlain: true }).split('\t')[15]).toBe('{"sicCodes":["A \\\\"quoted\\\\" activity"]}\n');
+  });
+
   it('follows a change of provenance from one row to the next', () => {
     expect(copyTextLine(row()).split('\t').slice(12, 15)).toEqual(['dataset:one', 'one', '2026-11-01T00:00:00.000Z']);
     expect(copyTextLine(row({ sourceKind: 'dataset:two', datasetName: 'two' })).split('\t').slice(12, 15)).toEqual(['dataset:two', 'two', '2026-11-01T00:00:00.000Z']);

@@ -51,12 +51,21 @@ describe('csvRecords', () => {
   it('rejects a record with a stray quote and goes on with the next line', async () => {
     const items = await read('a,b\n"bad "quote",x\nok,1\nun"quoted,2\nfine,3', 4);
     expect(items).toEqual([
-      { kind: 'record', fields: ['a', 'b'], line: 1 },
+      { kind: 'record', fields: ['a', 'b'], line: 1, plain: true },
       { kind: 'rejected', rejection: { at: 2, reason: 'unreadable CSV record', detail: 'characters after a closing quote in field 1' } },
-      { kind: 'record', fields: ['ok', '1'], line: 3 },
+      { kind: 'record', fields: ['ok', '1'], line: 3, plain: true },
       { kind: 'rejected', rejection: { at: 4, reason: 'unreadable CSV record', detail: 'a quote inside unquoted field 1' } },
-      { kind: 'record', fields: ['fine', '3'], line: 5 },
+      { kind: 'record', fields: ['fine', '3'], line: 5, plain: true },
     ]);
+  });
+
+  it('calls a record plain only when it holds no backslash, tab, lone carriage return or line break', async () => {
+    const plain = async (text: string) => (await read(text, 3)).map((i) => (i.kind === 'record' ? i.plain : null));
+    expect(await plain('a,b\r\nc,d\r\n')).toEqual([true, true]);
+    expect(await plain('a,"b\nc"\nd,e\n')).toEqual([false, true]);
+    expect(await plain('a\\,b\nc,d\n')).toEqual([false, true]);
+    expect(await plain('a,"b\tc"\nd,e\n')).toEqual([false, true]);
+    expect(await plain('a,"b\rc"\nd,e\n')).toEqual([false, true]);
   });
 
   it('reads quotes as text in relaxed (tab-delimited) files', async () => {

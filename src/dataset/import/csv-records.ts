@@ -2,7 +2,11 @@ import type { Readable } from 'node:stream';
 import { DatasetFileError, Rejection } from './dataset-row';
 import { textChunks } from './text-chunks';
 
-export type CsvItem = { kind: 'record'; fields: string[]; line: number } | { kind: 'rejected'; rejection: Rejection };
+/**
+ * `plain`: no field of the record holds a backslash, tab, carriage return or line feed — the
+ * characters COPY's text format escapes — so a writer may pass its values through as they are.
+ */
+export type CsvItem = { kind: 'record'; fields: string[]; line: number; plain: boolean } | { kind: 'rejected'; rejection: Rejection };
 
 export interface CsvOptions {
   /** One character; ',' by default. */
@@ -49,6 +53,9 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
   const parse = (text: string, final: boolean): { items: CsvItem[]; rest: number } => {
     const items: CsvItem[] = [];
     const n = text.length;
+    // A few native scans of the chunk vouch for every one-line record in it (a carriage return
+    // before a line feed ends a line, and is in no field).
+    const plainText = text.indexOf('\\') < 0 && text.indexOf('\t') < 0 && crOnlyBeforeLf(text);
     const columns = keep.columns;
     let pos = 0;
     // The next line feed at or after a position, remembered so counting stays linear.
@@ -179,7 +186,7 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
       }
       const empty = fields.length === 1 && fields[0] === '';
       if (broken !== null) items.push({ kind: 'rejected', rejection: { at: recordLine, reason: 'unreadable CSV record', detail: broken } });
-      else if (!empty) items.push({ kind: 'record', fields, line: recordLine });
+      else if (!empty) items.push({ kind: 'record', fields, line: recordLine, plain: plainText && lines <= 1 });
     }
     return { items, rest: n };
   };
@@ -194,6 +201,13 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
     const { items } = parse(pending, true);
     if (items.length) yield items;
   }
+}
+
+function crOnlyBeforeLf(text: string): boolean {
+  for (let cr = text.indexOf('\r'); cr >= 0; cr = text.indexOf('\r', cr + 1)) {
+    if (text.charCodeAt(cr + 1) !== LF) return false;
+  }
+  return true;
 }
 
 /** Column positions by header name (trimmed: the GB file writes " CompanyNumber"), case-insensitive. */

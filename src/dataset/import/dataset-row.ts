@@ -22,6 +22,11 @@ export interface DatasetRow {
   /** The record's human-readable page at the register. */
   sourceUrl: string;
   extra: Record<string, unknown> | null;
+  /**
+   * The reader vouches that no text value of the row but `extra` holds a character COPY's text
+   * format escapes (backslash, tab, newline, carriage return): writers pass them through.
+   */
+  copyPlain?: boolean;
 }
 
 /** A record of the file that could not become a row. */

@@ -1,4 +1,6 @@
 import { gbLegalForm, gbStatus, readGbBasicCompanyData } from './gb-basic-company-data.reader';
+import { copyTextLine } from '../../dataset/import/company-writer';
+import { normalizeName } from '../../dataset/normalize-name';
 import { chunked, collect, fixtureText, readerContext } from '../../../test/support/dataset-fixtures';
 
 const SAMPLE = 'registers/gb/ch-bulk-basiccompanydata-sample.csv';
@@ -26,6 +28,7 @@ describe('GB BasicCompanyData reader', () => {
       incorporationDate: '2012-09-11',
       sourceUrl: 'https://find-and-update.company-information.service.gov.uk/company/08209948',
       extra: { sicCodes: ['99999 - Dormant Company'] },
+      copyPlain: true,
     });
     expect(rows[0].address).toBe('UNIT 3 NEWTON BUSINESS CENTRE, NEWTON CHAMBERS ROAD, SHEFFIELD, UNITED KINGDOM, S35 2PH');
     expect(rows[0].incorporationDate).toBe('2020-07-29');
@@ -78,6 +81,20 @@ describe('GB BasicCompanyData reader', () => {
       return row ? row.incorporationDate : rejections.find((r) => r.at === i + 2)?.reason;
     });
     expect(read).toEqual(cases.map(([, expected]) => expected));
+  });
+
+  it('vouches for COPY only for rows with nothing to escape: every COPY line is the checked one', async () => {
+    const [header, line] = fixtureText(SAMPLE).trim().split('\n');
+    const names = ['PLAIN ONE LTD', 'BACK\\SLASH LTD', 'TAB\tLTD', 'PLAIN TWO LTD', 'LINE\r\nBREAK LTD', 'QUOTE ""Q"" LTD', 'PLAIN THREE LTD'];
+    const lines = names.map((name, i) => line.replace('"12778855"', `"${String(i + 1).padStart(8, '0')}"`).replace('"! LIMITED"', `"${name}"`));
+    for (const size of [100, 700, 1 << 20]) {
+      const { rows } = await collect(readGbBasicCompanyData, chunked([header, ...lines].join('\r\n'), size), readerContext('GB'));
+      expect(rows).toHaveLength(names.length);
+      const complete = rows.map((r) => ({ ...r, nameNormalized: normalizeName(r.name), sourceKind: 'dataset:x', datasetName: 'x', producedAt: '2026-11-01T00:00:00.000Z' }));
+      for (const r of complete) expect(copyTextLine(r)).toBe(copyTextLine({ ...r, copyPlain: false }));
+      for (const r of rows.filter((r) => /[\\\t\r\n]/.test(r.name))) expect(r.copyPlain).toBe(false);
+      if (size === 100) expect(rows.some((r) => r.copyPlain)).toBe(true);
+    }
   });
 
   it('rejects an unreadable CSV record without losing the next ones', async () => {

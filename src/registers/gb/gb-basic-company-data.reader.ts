@@ -96,6 +96,7 @@ function dmyDate(value: string, checked: (value: string) => string | null): stri
  */
 export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContext): AsyncGenerator<ReaderItem[]> {
   const web = ctx.urls.WEB;
+  const webPlain = !/[\\\t\n\r]/.test(web);
   let header: string[] | undefined;
   let col!: Record<string, number>;
   let sicColumns: number[] = [];
@@ -177,6 +178,7 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
           incorporationDate: dmyDate(f[col.incorporation], incorporationOf),
           sourceUrl: `${web}/company/${registrationNumber}`,
           extra: gbExtra(sicCodes, col.dissolution >= 0 ? dmyDate(f[col.dissolution], dissolutionOf) : null),
+          copyPlain: item.plain && webPlain,
         }));
       } catch (err) {
         if (!(err instanceof RecordRejected)) throw err;
