@@ -59,6 +59,29 @@ describe('csvRecords', () => {
     ]);
   });
 
+  it('reads the unused columns after the last used one the quick way or the usual one, with the same records, lines and rejections', async () => {
+    const text = [
+      'h1,h2,h3,h4,h5',
+      '"a","b","c","d","e"',
+      'x,y,,"q""q",z',
+      '1,2,3,4',
+      '"m",n,"o\r\np",q,r',
+      'k,l,m,n,o,p',
+      'k,l,"m","n"x,o',
+      'k,"l",m,"",""\r',
+      'k,"l\nl",m,n,o',
+      'last,1,2,3,4',
+    ].join('\n');
+    const used = [true, true, false, false, false];
+    const summary = (items: CsvItem[]) =>
+      items.map((i) => (i.kind === 'record' ? { line: i.line, count: i.fields.length, used: i.fields.slice(0, 2), plain: i.plain } : i));
+    for (const size of [1, 5, 16, 1000]) {
+      const quick = await read(text, size, { keep: { columns: used } });
+      expect(summary(quick)).toEqual(summary(await read(text, size)));
+      expect(records(quick).every((f) => f.slice(2, 5).every((v) => v === ''))).toBe(true);
+    }
+  });
+
   it('calls a record plain only when it holds no backslash, tab, lone carriage return or line break', async () => {
     const plain = async (text: string) => (await read(text, 3)).map((i) => (i.kind === 'record' ? i.plain : null));
     expect(await plain('a,b\r\nc,d\r\n')).toEqual([true, true]);
