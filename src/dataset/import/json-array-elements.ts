@@ -59,16 +59,26 @@ export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 
   const fail = (message: string): never => {
     throw new DatasetFileError(`not a JSON array of units (after element ${count}): ${message}`);
   };
-  const parse = (text: string): unknown => {
+  /** The `ended` elements of a span, `before` elements into the array: one JSON.parse for all (a broken span names the elements it holds). */
+  const parseSpan = (span: string, ended: number, before: number): unknown[] => {
+    let values: unknown;
     try {
-      return JSON.parse(text);
+      values = JSON.parse(span);
     } catch (err) {
-      return fail((err as Error).message);
+      count = before;
+      return fail(`one of elements ${before + 1}–${before + ended}: ${(err as Error).message}`);
     }
+    if (!Array.isArray(values) || values.length !== ended) return fail(`${ended} elements expected, ${Array.isArray(values) ? values.length : 'none'} read`);
+    return values;
   };
 
   for await (const chunk of textChunks(input)) {
-    const out: unknown[] = [];
+    // The elements that end in this chunk: the first may have begun in an earlier one (its
+    // text so far in `head`); they are parsed together, by one JSON.parse of their span.
+    let head: string | null = null;
+    let spanStart = -1;
+    let spanEnd = -1;
+    let ended = 0;
     let start = -1; // where the current element starts in this chunk
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i);
@@ -94,7 +104,12 @@ export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 
           if (depth > 0 && c !== COMMA) depth--;
           else if (depth === 0) {
             // The element ends before this comma or closing bracket.
-            out.push(parse(pending + chunk.slice(start < 0 ? 0 : start, i)));
+            if (ended === 0) {
+              head = start < 0 ? pending : '';
+              spanStart = start < 0 ? 0 : start;
+            }
+            spanEnd = i;
+            ended++;
             count++;
             pending = '';
             start = -1;
@@ -128,7 +143,7 @@ export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 
       pending += chunk.slice(start < 0 ? 0 : start);
       if (pending.length > maxElementChars) fail(`an element is longer than ${maxElementChars} characters`);
     }
-    if (out.length > 0) yield out;
+    if (ended > 0) yield parseSpan(`[${head}${chunk.slice(spanStart, spanEnd)}]`, ended, count - ended);
   }
   if ((state as string) !== 'after') fail(state === 'before' ? 'the file is empty' : 'the array is not closed');
 }
