@@ -60,6 +60,8 @@ export class PostgresBulkWriter implements CompanyWriter {
   private swapped = false;
   /** The file's word counts were (or are being) written before the swap. */
   private wordsCounted = false;
+  /** `finish` writes the word counts itself: the file's beside the index builds, the sample's put-back in the swap. */
+  readonly refreshesWordCounts = true;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -76,8 +78,6 @@ export class PostgresBulkWriter implements CompanyWriter {
     if (!this.copy) return this.start().then(() => this.writeLine(copyTextLine(row)));
     return this.writeLine(copyTextLine(row));
   }
-
-  readonly refreshesWordCounts = true;
 
   /** The imported dataset's rows in the table after `finish`: known without a count. */
   datasetRows(): number {
