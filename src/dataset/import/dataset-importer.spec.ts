@@ -326,6 +326,32 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       expect(await dataSource.query(`SELECT to_regclass('company_gb_load') AS t`)).toEqual([{ t: null }]);
     });
 
+    it('swaps in behind a long query of company without holding the searches queued behind its lock', async () => {
+      await seedBundledSample(dataSource);
+      const holder = dataSource.createQueryRunner();
+      await holder.connect();
+      const latencies: number[] = [];
+      let importing: Promise<unknown> | undefined;
+      try {
+        // A long read of company (another country's recount, say) holds it while the import ends.
+        await holder.query('BEGIN');
+        await holder.query(`SELECT count(*) FROM company`);
+        importing = run({ country: 'GB', file: file('BasicCompanyData-behind.csv', fixtureText(GB_SAMPLE)) });
+        for (const until = Date.now() + 3000; Date.now() < until; ) {
+          const t = Date.now();
+          await dataSource.query(`SELECT count(*) FROM company WHERE country = 'NO'`);
+          latencies.push(Date.now() - t);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        await holder.query('COMMIT').catch(() => undefined);
+        await holder.release();
+      }
+      expect(await importing).toMatchObject({ writer: 'postgres-copy-bulk', inserted: 3 });
+      // Each search waited at most the swap's lock timeout (1 s), not the whole long query (3 s).
+      expect(Math.max(...latencies)).toBeLessThan(1800);
+    });
+
     it('leaves an import alone while it beats (another process on the same Postgres)', async () => {
       await dataSource.query(
         `INSERT INTO dataset_import (country, dataset_name, format, file_name, produced_at, status, heartbeat_at) VALUES ('NO', 'x', 'enheter-json', 'f', now(), 'running', now())`,

@@ -14,6 +14,10 @@ import { addWordCounts, refreshWordCounts } from '../word-counts';
 const COPY_AHEAD_BYTES = 4 * 1024 * 1024;
 /** Connections building the loaded table's indexes side by side. */
 const INDEX_BUILDERS = 2;
+/** How long the swap waits for the lock on `company` before it lets the queries queued behind it go, and tries again. */
+const SWAP_LOCK_TIMEOUT = '1s';
+const SWAP_ATTEMPTS = 120;
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /** True when the country holds no row but the bundled sample's: an import there can load in bulk. */
 export async function isEmptyDataset(dataSource: DataSource, country: CountryCode): Promise<boolean> {
@@ -184,10 +188,24 @@ export class PostgresBulkWriter implements CompanyWriter {
    * its names. The lock on `company` holds every query of it for as long (milliseconds).
    */
   private async swap(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.swapOnce();
+      } catch (err) {
+        if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= SWAP_ATTEMPTS) throw err;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(attempt, 5) * 200));
+      }
+    }
+  }
+
+  private async swapOnce(): Promise<void> {
     const client = this.client!;
     const columns = WRITE_COLUMNS.join(', ');
     await client.query('BEGIN');
     try {
+      // A query of `company` that runs long (another country's recount) must not hold every
+      // search queued behind this lock: it is waited for at most SWAP_LOCK_TIMEOUT, then again.
+      await client.query(`SET LOCAL lock_timeout = '${SWAP_LOCK_TIMEOUT}'`);
       await client.query(`LOCK TABLE company IN ACCESS EXCLUSIVE MODE`);
       const { rows } = await client.query<{ name_normalized: string; dataset_name: string }>(
         `INSERT INTO ${this.load} (${columns}) SELECT ${columns} FROM ${this.partition}
@@ -214,7 +232,8 @@ export class PostgresBulkWriter implements CompanyWriter {
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
-      await runner.query(`SET statement_timeout = 0; SET maintenance_work_mem = '256MB'; SET max_parallel_maintenance_workers = ${process.env.PMW ?? 0}`);
+      // No parallel workers of its own: the builders already keep both cores busy.
+      await runner.query(`SET statement_timeout = 0; SET maintenance_work_mem = '256MB'; SET max_parallel_maintenance_workers = 0`);
       await work(runner);
     } finally {
       await runner.release();
