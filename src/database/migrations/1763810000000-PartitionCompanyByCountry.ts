@@ -6,28 +6,6 @@ const COUNTRIES = ['GB', 'AU', 'CA', 'FR', 'DK', 'NO'];
 const COLUMNS = `id, country, registration_number, other_numbers, name, name_normalized, status, status_category, legal_form,
   address, city, incorporation_date, source_url, source_kind, dataset_name, produced_at, extra, imported_at`;
 
-const COLUMN_DEFINITIONS = `
-  id                  bigint      NOT NULL DEFAULT nextval('company_id_seq'),
-  country             char(2)     NOT NULL,
-  registration_number text        COLLATE "C" NOT NULL,
-  other_numbers       text[]      NOT NULL DEFAULT '{}',
-  name                text        NOT NULL,
-  name_normalized     text        NOT NULL,
-  status              text,
-  status_category     text        NOT NULL,
-  legal_form          text,
-  address             text,
-  city                text,
-  incorporation_date  date,
-  source_url          text        NOT NULL,
-  source_kind         text        NOT NULL,
-  dataset_name        text        NOT NULL,
-  produced_at         timestamptz NOT NULL,
-  extra               jsonb,
-  imported_at         timestamptz NOT NULL DEFAULT now(),
-  name_rank           integer GENERATED ALWAYS AS
-    (cardinality(string_to_array(name_normalized, ' ')) * 1024 + least(length(name_normalized), 1023)) STORED`;
-
 /**
  * `company` becomes a table partitioned by country, one partition per register
  * (`company_gb`, `company_no`…). What it buys: the import of a whole register into an empty
@@ -55,8 +33,10 @@ export class PartitionCompanyByCountry1763810000000 implements MigrationInterfac
       ALTER SEQUENCE company_id_seq OWNED BY NONE;
       ALTER TABLE company RENAME TO company_unpartitioned;
     `);
+    // The same columns, defaults and generated name_rank as the table it replaces.
     await q.query(`
-      CREATE TABLE company (${COLUMN_DEFINITIONS}) PARTITION BY LIST (country);
+      CREATE TABLE company (LIKE company_unpartitioned INCLUDING DEFAULTS INCLUDING GENERATED) PARTITION BY LIST (country);
+      ALTER TABLE company ALTER COLUMN registration_number TYPE text COLLATE "C";
       ALTER SEQUENCE company_id_seq OWNED BY company.id;
     `);
     for (const cc of COUNTRIES) {
@@ -84,10 +64,11 @@ export class PartitionCompanyByCountry1763810000000 implements MigrationInterfac
     // The old names come back on the unpartitioned table.
     for (const cc of COUNTRIES) await q.query(`DROP INDEX company_rank_${cc.toLowerCase()}; DROP INDEX company_words_${cc.toLowerCase()}`);
     await q.query(`
-      CREATE TABLE company (${COLUMN_DEFINITIONS.replace(' COLLATE "C"', '')},
+      CREATE TABLE company (LIKE company_partitioned INCLUDING DEFAULTS INCLUDING GENERATED,
         CONSTRAINT company_pkey PRIMARY KEY (id),
         CONSTRAINT company_number_per_country UNIQUE (country, registration_number)
       );
+      ALTER TABLE company ALTER COLUMN registration_number TYPE text COLLATE "default";
       ALTER SEQUENCE company_id_seq OWNED BY company.id;
       CREATE INDEX company_other_numbers ON company USING gin (other_numbers) WHERE other_numbers <> '{}';
     `);

@@ -132,34 +132,25 @@ function provenanceText(r: CompanyRow): string {
   return provenance.text;
 }
 
-/**
- * One row in COPY text format, in WRITE_COLUMNS order: what every writer's COPY sends. The
- * country code, the folded name (letters, digits and single spaces) and the status category
- * cannot hold a character COPY escapes, and the provenance is escaped once per import: seven
- * of the sixteen checks per row gone.
- */
-export function copyTextLine(r: CompanyRow): string {
-  if (r.copyPlain === true && r.otherNumbers.length === 0) return plainCopyTextLine(r);
-  const f = copyField;
-  const otherNumbers = r.otherNumbers.length === 0 ? '{}' : f(textArrayLiteral(r.otherNumbers));
-  return (
-    `${r.country}\t${f(r.registrationNumber)}\t${otherNumbers}\t${f(r.name)}\t${r.nameNormalized}\t` +
-    `${f(r.status)}\t${r.statusCategory}\t${f(r.legalForm)}\t${f(r.address)}\t${f(r.city)}\t${f(r.incorporationDate)}\t` +
-    `${f(r.sourceUrl)}\t${provenanceText(r)}\t${f(r.extra ? JSON.stringify(r.extra) : null)}\n`
-  );
-}
-
 /** A value the reader vouched for (`copyPlain`): nothing to escape, only NULL to write. */
 function plain(value: string | null): string {
   return value === null ? '\\N' : value;
 }
 
-/** copyTextLine of a row whose reader vouched for its values: the checks of eight more fields gone; `extra` (JSON) still checked. */
-function plainCopyTextLine(r: CompanyRow): string {
-  const p = plain;
+/**
+ * One row in COPY text format, in WRITE_COLUMNS order: what every writer's COPY sends. The
+ * country code, the folded name (letters, digits and single spaces) and the status category
+ * cannot hold a character COPY escapes, and the provenance is escaped once per import: seven
+ * of the sixteen checks per row gone. A row whose reader vouched for its values (`copyPlain`)
+ * skips the checks of its text values too; its other numbers and `extra` (JSON, which escapes
+ * a quote with a backslash) are always checked.
+ */
+export function copyTextLine(r: CompanyRow): string {
+  const f = r.copyPlain === true ? plain : copyField;
+  const otherNumbers = r.otherNumbers.length === 0 ? '{}' : copyField(textArrayLiteral(r.otherNumbers));
   return (
-    `${r.country}\t${r.registrationNumber}\t{}\t${r.name}\t${r.nameNormalized}\t` +
-    `${p(r.status)}\t${r.statusCategory}\t${p(r.legalForm)}\t${p(r.address)}\t${p(r.city)}\t${p(r.incorporationDate)}\t` +
-    `${r.sourceUrl}\t${provenanceText(r)}\t${copyField(r.extra ? JSON.stringify(r.extra) : null)}\n`
+    `${r.country}\t${f(r.registrationNumber)}\t${otherNumbers}\t${f(r.name)}\t${r.nameNormalized}\t` +
+    `${f(r.status)}\t${r.statusCategory}\t${f(r.legalForm)}\t${f(r.address)}\t${f(r.city)}\t${f(r.incorporationDate)}\t` +
+    `${f(r.sourceUrl)}\t${provenanceText(r)}\t${copyField(r.extra ? JSON.stringify(r.extra) : null)}\n`
   );
 }

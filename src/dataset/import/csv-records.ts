@@ -63,12 +63,16 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
       tailOf = columns;
       tail = columns === null || relaxQuotes ? null : unusedTail(columns, delimiter);
     }
-    /** At the delimiter after the last used column: the record's unused rest read in one match, when it is simple. */
-    const skipTail = (at: number): boolean => {
-      tail!.pattern.lastIndex = at;
-      if (!tail!.pattern.test(text)) return false;
-      for (let k = 0; k < tail!.count; k++) fields.push('');
-      return true;
+    /**
+     * At a delimiter: when it follows the last used column and the record's unused rest is
+     * simple, that rest read in one match; returns where the next record starts, or -1.
+     */
+    const pastTail = (at: number): number => {
+      if (tail === null || fields.length !== tail.from) return -1;
+      tail.pattern.lastIndex = at;
+      if (!tail.pattern.test(text)) return -1;
+      for (let k = 0; k < tail.count; k++) fields.push('');
+      return tail.pattern.lastIndex;
     };
     let fields: string[] = [];
     let pos = 0;
@@ -133,8 +137,9 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
           }
           const c = text.charCodeAt(i);
           if (c === delimiter) {
-            if (tail !== null && fields.length === tail.from && skipTail(i)) {
-              i = tail.pattern.lastIndex;
+            const next = pastTail(i);
+            if (next >= 0) {
+              i = next;
               lines += 1;
               complete = true;
               break;
@@ -189,8 +194,9 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
         else if (j >= n && end > i && text.charCodeAt(end - 1) === CR) end -= 1;
         fields.push(columns !== null && columns[fields.length] === false ? '' : text.slice(i, end));
         if (j < n && text.charCodeAt(j) === delimiter) {
-          if (tail !== null && broken === null && fields.length === tail.from && skipTail(j)) {
-            i = tail.pattern.lastIndex;
+          const next = pastTail(j);
+          if (next >= 0) {
+            i = next;
             lines += 1;
             complete = true;
             break;

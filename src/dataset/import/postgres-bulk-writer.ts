@@ -174,8 +174,8 @@ export class PostgresBulkWriter implements CompanyWriter {
       );
       this.superseded = deleted.rowCount ?? 0;
       this.tally.abandon();
-      await client.query(`SET maintenance_work_mem = '256MB'`);
-      await client.query(unique.create);
+      const again = unique;
+      await this.onOwnConnection((runner) => runner.query(again.create));
     }
     for (const index of indexes) {
       if (index.constraint) await client.query(`ALTER TABLE ${this.load} ADD CONSTRAINT ${index.name} ${index.constraint} USING INDEX ${index.name}`);

@@ -27,12 +27,10 @@ export interface PartitionIndex {
 export function partitionIndexes(cc: CountryCode, table: string): PartitionIndex[] {
   const lc = cc.toLowerCase();
   const partition = companyPartition(cc);
-  const index = (name: string, partitionName: string, definition: string, constraint?: PartitionIndex['constraint']): PartitionIndex => ({
-    name: table === partition ? partitionName : `${table}_${name}`,
-    partitionName,
-    create: `CREATE ${constraint ? 'UNIQUE ' : ''}INDEX ${table === partition ? partitionName : `${table}_${name}`} ON ${table} ${definition}`,
-    constraint,
-  });
+  const index = (suffix: string, partitionName: string, definition: string, constraint?: PartitionIndex['constraint']): PartitionIndex => {
+    const name = table === partition ? partitionName : `${table}_${suffix}`;
+    return { name, partitionName, create: `CREATE ${constraint ? 'UNIQUE ' : ''}INDEX ${name} ON ${table} ${definition}`, constraint };
+  };
   return [
     index('words', `company_words_${lc}`, `USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`),
     index('number', `${partition}_number`, `(registration_number)`, 'UNIQUE'),
