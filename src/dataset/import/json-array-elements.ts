@@ -48,9 +48,38 @@ export async function* jsonArrayElements(input: Readable, maxElementChars?: numb
   for await (const batch of jsonArrayBatches(input, maxElementChars)) yield* batch;
 }
 
+const SEPARATOR_OPEN = '{';
+
+/**
+ * The quick way through a chunk of units: the text up to the last `}` `,` `{` (spaces aside) —
+ * where two objects of the array meet, however the file is laid out — parsed as one array by
+ * JSON.parse, with no look at each character. `text` must start where an element does. When
+ * those three characters are in a string or in a nested array the cut text is not a list of
+ * whole values and JSON.parse refuses it (null: the caller reads the text the exact way), so a
+ * wrong guess costs time, never a value.
+ */
+function elementsUpToLastSeparator(text: string): { values: unknown[]; end: number } | null {
+  for (let open = text.lastIndexOf(SEPARATOR_OPEN); open > 0; open = text.lastIndexOf(SEPARATOR_OPEN, open - 1)) {
+    let comma = open - 1;
+    while (comma >= 0 && isSpace(text.charCodeAt(comma))) comma--;
+    if (comma < 0 || text.charCodeAt(comma) !== COMMA) continue;
+    let close = comma - 1;
+    while (close >= 0 && isSpace(text.charCodeAt(close))) close--;
+    if (close < 0 || text.charCodeAt(close) !== CLOSE_BRACE) continue;
+    try {
+      const values = JSON.parse(`[${text.slice(0, comma)}]`) as unknown;
+      return Array.isArray(values) && values.length > 0 ? { values, end: comma + 1 } : null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
 /** The same, the elements that end in one chunk of the file yielded as one array. */
 export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 1024 * 1024): AsyncGenerator<unknown[]> {
-  let state: 'before' | 'between' | 'element' | 'after' = 'before';
+  // Changed inside `exact` too: declared wide, so TypeScript does not narrow it to 'before'.
+  let state = 'before' as 'before' | 'between' | 'element' | 'after';
   let depth = 0; // nesting inside the current element
   let inString = false;
   let escaped = false;
@@ -72,7 +101,12 @@ export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 
     return values;
   };
 
-  for await (const chunk of textChunks(input)) {
+  /**
+   * The elements that end in this chunk, found by tracking nesting and strings: the first may
+   * have begun in an earlier chunk (its text so far in `pending`); they are parsed together,
+   * by one JSON.parse of their span.
+   */
+  const exact = (chunk: string): unknown[] => {
     // The elements that end in this chunk: the first may have begun in an earlier one (its
     // text so far in `head`); they are parsed together, by one JSON.parse of their span.
     let head: string | null = null;
@@ -143,7 +177,39 @@ export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 
       pending += chunk.slice(start < 0 ? 0 : start);
       if (pending.length > maxElementChars) fail(`an element is longer than ${maxElementChars} characters`);
     }
-    if (ended > 0) yield parseSpan(`[${head}${chunk.slice(spanStart, spanEnd)}]`, ended, count - ended);
+    return ended > 0 ? parseSpan(`[${head}${chunk.slice(spanStart, spanEnd)}]`, ended, count - ended) : [];
+    };
+
+  // Text after the last element the quick way read, not scanned yet: it starts after a comma.
+  let carry = '';
+  for await (const chunk of textChunks(input)) {
+    if (count > 0 && (state === 'between' || state === 'element')) {
+      // Inside the array: `pending` or `carry` starts where an element does.
+      const text = state === 'element' ? pending + chunk : carry + chunk;
+      const quick = elementsUpToLastSeparator(text);
+      if (quick) {
+        count += quick.values.length;
+        carry = text.slice(quick.end);
+        state = 'between';
+        pending = '';
+        depth = 0;
+        inString = false;
+        escaped = false;
+        yield quick.values;
+        continue;
+      }
+      // The exact way: from where it stood (an element begun), or over the carried text.
+      const values = state === 'element' ? exact(chunk) : exact(text);
+      carry = '';
+      if (values.length > 0) yield values;
+      continue;
+    }
+    const values = exact(chunk);
+    if (values.length > 0) yield values;
   }
-  if ((state as string) !== 'after') fail(state === 'before' ? 'the file is empty' : 'the array is not closed');
+  if (carry !== '') {
+    const values = exact(carry);
+    if (values.length > 0) yield values;
+  }
+  if (state !== 'after') fail(state === 'before' ? 'the file is empty' : 'the array is not closed');
 }
