@@ -1,12 +1,12 @@
-import { CountryCode } from '../../registers/register-table';
-import { REGISTER_LIST, REGISTERS } from '../../registers/registers';
+import { BULK_FORMATS } from '../../registers/bulk-formats';
+import { COUNTRY_CODES, CountryCode } from '../../registers/register-table';
 import type { DatasetFormat } from './dataset-format';
 
 export type { DatasetFormat } from './dataset-format';
 
 /** Every bulk format of every register (each register's folder declares its own). */
-export const DATASET_FORMATS: readonly DatasetFormat[] = REGISTER_LIST.flatMap((r) => r.bulkFormats);
+export const DATASET_FORMATS: readonly DatasetFormat[] = COUNTRY_CODES.flatMap((cc) => BULK_FORMATS[cc]);
 
 export function formatsOf(country: CountryCode): readonly DatasetFormat[] {
-  return REGISTERS[country].bulkFormats;
+  return BULK_FORMATS[country];
 }

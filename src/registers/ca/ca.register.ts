@@ -1,5 +1,5 @@
 import type { Register } from '../register';
-import { readCaOpenData } from './ca-open-data.reader';
+import { CA_BULK_FORMATS } from './ca.bulk-formats';
 import { CA_CHANGE_DETECTION } from './ca.change-detection';
 import { CaConnector } from './ca.connector';
 import { CA_DEFINITION } from './ca.definition';
@@ -10,17 +10,7 @@ export const CA_REGISTER: Register = {
   definition: CA_DEFINITION,
   connector: CaConnector,
   recognizeIdentifier: recognizeCaIdentifier,
-  bulkFormats: [
-    {
-      id: 'opendata-xml',
-      country: 'CA',
-      description: 'Corporations Canada federal corporations open data (OPEN_DATA_SPLIT.zip or OPEN_DATA_n.xml)',
-      defaultDatasetName: 'corporations-canada-open-data',
-      zipEntry: /\.xml$/i,
-      read: readCaOpenData,
-      expects: 'XML with <corporation> records inside <cc:corpcan><corporations>, as OPEN_DATA_n.xml writes them',
-    },
-  ],
+  bulkFormats: CA_BULK_FORMATS,
   nameStopWords: ['ltee', 'limitee', 'incorporated', 'cie', 'les', 'des'],
   changeDetection: CA_CHANGE_DETECTION,
 };

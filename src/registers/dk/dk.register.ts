@@ -1,5 +1,5 @@
 import type { Register } from '../register';
-import { readDkVirksomhed } from './dk-virksomhed.reader';
+import { DK_BULK_FORMATS } from './dk.bulk-formats';
 import { DK_CHANGE_DETECTION } from './dk.change-detection';
 import { DkConnector } from './dk.connector';
 import { DK_DEFINITION } from './dk.definition';
@@ -10,17 +10,7 @@ export const DK_REGISTER: Register = {
   definition: DK_DEFINITION,
   connector: DkConnector,
   recognizeIdentifier: recognizeDkIdentifier,
-  bulkFormats: [
-    {
-      id: 'virksomhed-jsonl',
-      country: 'DK',
-      description: 'CVR distribution virksomhed documents, one Elasticsearch hit per line (scroll dump)',
-      defaultDatasetName: 'cvr-virksomhed',
-      zipEntry: /\.(jsonl?|ndjson)$/i,
-      read: readDkVirksomhed,
-      expects: 'one Elasticsearch hit per line, each {"_source": {"Vrvirksomhed": {…}}}',
-    },
-  ],
+  bulkFormats: DK_BULK_FORMATS,
   nameStopWords: ['aps', 'ivs', 'amba', 'fmba', 'smba'],
   changeDetection: DK_CHANGE_DETECTION,
 };

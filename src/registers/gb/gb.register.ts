@@ -1,5 +1,5 @@
 import type { Register } from '../register';
-import { readGbBasicCompanyData } from './gb-basic-company-data.reader';
+import { GB_BULK_FORMATS } from './gb.bulk-formats';
 import { GB_CHANGE_DETECTION } from './gb.change-detection';
 import { GbConnector } from './gb.connector';
 import { GB_DEFINITION } from './gb.definition';
@@ -10,17 +10,7 @@ export const GB_REGISTER: Register = {
   definition: GB_DEFINITION,
   connector: GbConnector,
   recognizeIdentifier: recognizeGbIdentifier,
-  bulkFormats: [
-    {
-      id: 'basiccompanydata-csv',
-      country: 'GB',
-      description: 'Companies House Free Company Data Product, BasicCompanyData CSV (zipped or not)',
-      defaultDatasetName: 'companies-house-basiccompanydata',
-      zipEntry: /\.csv$/i,
-      read: readGbBasicCompanyData,
-      expects: 'a CSV whose header line names CompanyName, CompanyNumber, … (55 columns), then one line per company',
-    },
-  ],
+  bulkFormats: GB_BULK_FORMATS,
   nameStopWords: [],
   changeDetection: GB_CHANGE_DETECTION,
 };
