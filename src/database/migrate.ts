@@ -1,5 +1,5 @@
-import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { DeferredLogger } from '../core/logging/deferred-logger';
 import { isPGlite } from './engine';
 
 // Any constant works; it only has to be the same in every process of this service.
@@ -11,7 +11,7 @@ const MIGRATION_LOCK_KEY = 7_336_911_201;
  * the others then find nothing pending. PGlite is one process's own database: no lock needed.
  */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
-  const logger = new Logger('Migrations');
+  const logger = new DeferredLogger('Migrations');
   const lock = isPGlite(dataSource) ? undefined : dataSource.createQueryRunner();
   try {
     if (lock) {

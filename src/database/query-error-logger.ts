@@ -1,5 +1,5 @@
-import { Logger as NestLogger } from '@nestjs/common';
 import type { Logger as TypeOrmLogger } from 'typeorm';
+import { DeferredLogger } from '../core/logging/deferred-logger';
 
 /**
  * TypeORM's own loggers print a failed query with its parameters — and some parameters are
@@ -7,7 +7,7 @@ import type { Logger as TypeOrmLogger } from 'typeorm';
  * the error) through the service's JSON logs, never a parameter; nothing else is logged.
  */
 export class QueryErrorLogger implements TypeOrmLogger {
-  private readonly logger = new NestLogger('Database');
+  private readonly logger = new DeferredLogger('Database');
 
   logQueryError(error: string | Error, query: string): void {
     const statement = query.replace(/\s+/g, ' ').trim().slice(0, 120);

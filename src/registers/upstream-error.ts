@@ -1,4 +1,4 @@
-import { AxiosError } from 'axios';
+import type { AxiosError } from 'axios';
 
 /** Why a register read failed, as stored with probes and logged with searches. */
 export type UpstreamErrorClass =
@@ -33,7 +33,7 @@ export class UpstreamError extends Error {
   /** Turns whatever a request threw into an UpstreamError, without leaking credentials. */
   static from(err: unknown): UpstreamError {
     if (err instanceof UpstreamError) return err;
-    if (err instanceof AxiosError) {
+    if (isAxiosError(err)) {
       const status = err.response?.status ?? null;
       if (status !== null) {
         if (status === 429) return new UpstreamError('rate_limited', `register answered HTTP 429`, status);
@@ -69,4 +69,12 @@ export class UpstreamError extends Error {
     if (err instanceof SyntaxError) return new UpstreamError('invalid_response', 'register sent a body that is not valid JSON');
     return new UpstreamError('network', 'request failed');
   }
+}
+
+/**
+ * What axios's own `isAxiosError` checks, without loading axios where no request is made (the
+ * dataset import reads the parsers that throw UpstreamError, and makes none).
+ */
+function isAxiosError(err: unknown): err is AxiosError {
+  return typeof err === 'object' && err !== null && (err as { isAxiosError?: unknown }).isAxiosError === true;
 }

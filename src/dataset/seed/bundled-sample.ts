@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { DeferredLogger } from '../../core/logging/deferred-logger';
 import type { DataSource } from 'typeorm';
 import { normalizeName } from '../normalize-name';
 import BUNDLED from './bundled-sample.json';
@@ -34,7 +34,7 @@ export async function seedBundledSample(dataSource: DataSource): Promise<number>
   );
   if (inserted.length) {
     for (const cc of new Set(rows.map((r) => r.country))) await refreshWordCounts(dataSource, cc as CountryCode);
-    new Logger('Dataset').log(`loaded ${inserted.length} rows of the bundled sample dataset`);
+    new DeferredLogger('Dataset').log(`loaded ${inserted.length} rows of the bundled sample dataset`);
   }
   return inserted.length;
 }
