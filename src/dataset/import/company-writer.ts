@@ -58,6 +58,12 @@ export const WRITE_COLUMNS = [
   'extra',
 ] as const;
 
+/** The columns that are the import's, the same in every row of it: where it came from and when. */
+export const PROVENANCE_COLUMNS = ['source_kind', 'dataset_name', 'produced_at'] as const;
+
+/** WRITE_COLUMNS but the provenance, in COPY order: the lines of `copyTextLine(row, false)`. */
+export const ROW_COLUMNS = WRITE_COLUMNS.filter((c) => !(PROVENANCE_COLUMNS as readonly string[]).includes(c));
+
 /** The values compared to decide whether an existing row changed. */
 const COMPARED = WRITE_COLUMNS.filter((c) => c !== 'country' && c !== 'registration_number');
 
@@ -138,19 +144,20 @@ function plain(value: string | null): string {
 }
 
 /**
- * One row in COPY text format, in WRITE_COLUMNS order: what every writer's COPY sends. The
+ * One row in COPY text format, in WRITE_COLUMNS order (ROW_COLUMNS without its provenance,
+ * which a writer may give the table as defaults instead): what every writer's COPY sends. The
  * country code, the folded name (letters, digits and single spaces) and the status category
  * cannot hold a character COPY escapes, and the provenance is escaped once per import: seven
  * of the sixteen checks per row gone. A row whose reader vouched for its values (`copyPlain`)
  * skips the checks of its text values too; its other numbers and `extra` (JSON, which escapes
  * a quote with a backslash) are always checked.
  */
-export function copyTextLine(r: CompanyRow): string {
+export function copyTextLine(r: CompanyRow, provenance = true): string {
   const f = r.copyPlain === true ? plain : copyField;
   const otherNumbers = r.otherNumbers.length === 0 ? '{}' : copyField(textArrayLiteral(r.otherNumbers));
   return (
     `${r.country}\t${f(r.registrationNumber)}\t${otherNumbers}\t${f(r.name)}\t${r.nameNormalized}\t` +
     `${f(r.status)}\t${r.statusCategory}\t${f(r.legalForm)}\t${f(r.address)}\t${f(r.city)}\t${f(r.incorporationDate)}\t` +
-    `${f(r.sourceUrl)}\t${provenanceText(r)}\t${copyField(r.extra ? JSON.stringify(r.extra) : null)}\n`
+    `${f(r.sourceUrl)}\t${provenance ? `${provenanceText(r)}\t` : ''}${copyField(r.extra ? JSON.stringify(r.extra) : null)}\n`
   );
 }

@@ -10,7 +10,7 @@ import { fixtureText, openDataFile, realEnheter } from '../../../test/support/da
 import { dateFromFileName, importDataset, ImportOptions, resolveFormat } from './dataset-importer';
 import { formatImportSummary } from './import-summary';
 import { markInterruptedImports } from './interrupted-imports';
-import { seedBundledSample } from '../seed/bundled-sample';
+import { BUNDLED_DATASET, seedBundledSample } from '../seed/bundled-sample';
 import { refreshWordCounts } from '../word-counts';
 
 const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -242,6 +242,15 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       const rows = await companies('GB');
       expect(rows.map((r) => r.registration_number).sort()).toEqual([...new Set([...sampleNumbers, '08209948', '11399177', '12778855'])].sort());
       expect(rows.find((r) => r.registration_number === '12778855')?.name).toBe('! LIMITED AGAIN');
+      // The provenance, given by the load table's defaults during the COPY, is in every row; the
+      // partition swapped in has the columns' defaults of any other (none of its own left).
+      for (const r of rows.filter((r) => r.dataset_name !== BUNDLED_DATASET)) {
+        expect(r).toMatchObject({ source_kind: 'dataset:companies-house-basiccompanydata', dataset_name: 'companies-house-basiccompanydata' });
+        expect(new Date(r.produced_at as string).toISOString()).toBe('2024-05-01T00:00:00.000Z');
+      }
+      const defaults = async (table: string) =>
+        (await dataSource.query(`SELECT column_name, column_default FROM information_schema.columns WHERE table_name = $1 ORDER BY column_name`, [table])) as unknown[];
+      expect(await defaults('company_gb')).toEqual(await defaults('company_fr'));
       const counted = await wordCounts('GB');
       await refreshWordCounts(dataSource, 'GB');
       expect(await wordCounts('GB')).toEqual(counted);

@@ -4,7 +4,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { CountryCode } from '../../registers/register-table';
 import { BUNDLED_DATASET } from '../seed/bundled-sample';
-import { CompanyRow, CompanyWriter, copyTextLine, IMPORT_SESSION_SETTINGS, WRITE_COLUMNS, WriteCounts } from './company-writer';
+import { CompanyRow, CompanyWriter, copyTextLine, IMPORT_SESSION_SETTINGS, PROVENANCE_COLUMNS, ROW_COLUMNS, WRITE_COLUMNS, WriteCounts } from './company-writer';
 import { CopyBlocks } from './copy-blocks';
 import { companyPartition, PartitionIndex, partitionIndexes } from './search-indexes';
 import { WordTally } from '../word-tally';
@@ -55,7 +55,8 @@ export class PostgresBulkWriter implements CompanyWriter {
   private superseded = 0;
   /** The words of the rows COPY wrote (abandoned when repeated numbers were deleted). */
   private readonly tally = new WordTally();
-  private datasetName?: string;
+  /** What every row of the load says of where it came from: the load table's defaults while it loads, not repeated in each COPY line. */
+  private provenance?: Pick<CompanyRow, 'sourceKind' | 'datasetName' | 'producedAt'>;
   /** Rows of the sample put back that belong to the imported dataset (it was given the sample's name). */
   private putBackOfDataset = 0;
   private readonly partition: string;
@@ -78,9 +79,17 @@ export class PostgresBulkWriter implements CompanyWriter {
 
   write(row: CompanyRow): Promise<void> | void {
     this.tally.add(row.nameNormalized);
-    this.datasetName ??= row.datasetName;
-    if (!this.copy) return this.start().then(() => this.writeLine(copyTextLine(row)));
-    return this.writeLine(copyTextLine(row));
+    if (!this.copy) return this.start(row).then(() => this.writeLine(this.line(row)));
+    return this.writeLine(this.line(row));
+  }
+
+  /** The row's COPY line, without the provenance the table gives it. */
+  private line(row: CompanyRow): string {
+    const p = this.provenance!;
+    if (row.sourceKind !== p.sourceKind || row.datasetName !== p.datasetName || row.producedAt !== p.producedAt) {
+      throw new Error(`a bulk load's rows come from one import: ${row.sourceKind} ${row.producedAt} after ${p.sourceKind} ${p.producedAt}`);
+    }
+    return copyTextLine(row, false);
   }
 
   /** The imported dataset's rows in the table after `finish`: known without a count. */
@@ -92,6 +101,8 @@ export class PostgresBulkWriter implements CompanyWriter {
     if (!this.copy) await this.start();
     this.copy!.end(this.buffered.take());
     await this.copyDone;
+    // The partition's columns have no defaults: nor has the table that takes its place.
+    await this.client!.query(`ALTER TABLE ${this.load} ${PROVENANCE_COLUMNS.map((c) => `ALTER COLUMN ${c} DROP DEFAULT`).join(', ')}`);
     // The file's word counts go in while the indexes are built: searches meanwhile may be
     // steered by them while they still read the sample (a second or two; results stay right).
     const counts = this.tally.result();
@@ -115,7 +126,8 @@ export class PostgresBulkWriter implements CompanyWriter {
     if (this.wordsCounted) await refreshWordCounts(this.dataSource, this.country).catch(() => undefined);
   }
 
-  private async start(): Promise<void> {
+  /** Opens the load; `first`, the first row, gives the provenance of all (none when the file has no row). */
+  private async start(first?: CompanyRow): Promise<void> {
     this.runner = this.dataSource.createQueryRunner();
     this.client = (await this.runner.connect()) as PoolClient;
     await this.client.query(IMPORT_SESSION_SETTINGS);
@@ -129,7 +141,16 @@ export class PostgresBulkWriter implements CompanyWriter {
     await this.client.query(
       `CREATE TABLE ${this.load} (LIKE company INCLUDING DEFAULTS INCLUDING GENERATED, CONSTRAINT ${this.load}_country CHECK (country = '${this.country}'))`,
     );
-    const copy = this.client.query(copyFrom(`COPY ${this.load} (${WRITE_COLUMNS.join(', ')}) FROM STDIN`, { highWaterMark: COPY_AHEAD_BYTES }));
+    if (first) {
+      // A fifth of a GB line's bytes, and a timestamp Postgres parsed for every row.
+      const p = (this.provenance = { sourceKind: first.sourceKind, datasetName: first.datasetName, producedAt: first.producedAt });
+      const literal = (value: string) => this.client!.escapeLiteral(value);
+      await this.client.query(
+        `ALTER TABLE ${this.load} ALTER COLUMN source_kind SET DEFAULT ${literal(p.sourceKind)}, ALTER COLUMN dataset_name SET DEFAULT ${literal(p.datasetName)}, ` +
+          `ALTER COLUMN produced_at SET DEFAULT ${literal(p.producedAt)}::timestamptz`,
+      );
+    }
+    const copy = this.client.query(copyFrom(`COPY ${this.load} (${ROW_COLUMNS.join(', ')}) FROM STDIN`, { highWaterMark: COPY_AHEAD_BYTES }));
     this.copy = copy;
     this.copyDone = new Promise((resolve, reject) => {
       copy.on('finish', resolve);
@@ -221,7 +242,7 @@ export class PostgresBulkWriter implements CompanyWriter {
       if (this.tally.result()) await addWordCounts((sql, params) => client.query(sql, params), this.country, rows.map((r) => r.name_normalized));
       await client.query('COMMIT');
       this.swapped = true;
-      this.putBackOfDataset = rows.filter((r) => r.dataset_name === this.datasetName).length;
+      this.putBackOfDataset = rows.filter((r) => r.dataset_name === this.provenance?.datasetName).length;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
