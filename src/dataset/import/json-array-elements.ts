@@ -49,6 +49,10 @@ export async function* jsonArrayElements(input: Readable, maxElementChars?: numb
 }
 
 const SEPARATOR_OPEN = '{';
+/** Text of an element begun in earlier chunks beyond which the quick way is not tried. */
+const QUICK_CARRY_CHARS = 256 * 1024;
+/** Failures in a row after which the quick way is not tried again in the file. */
+const QUICK_FAILURES = 8;
 
 /**
  * The quick way through a chunk of units: the text up to the last `}` `,` `{` (spaces aside) —
@@ -107,8 +111,6 @@ export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 
    * by one JSON.parse of their span.
    */
   const exact = (chunk: string): unknown[] => {
-    // The elements that end in this chunk: the first may have begun in an earlier one (its
-    // text so far in `head`); they are parsed together, by one JSON.parse of their span.
     let head: string | null = null;
     let spanStart = -1;
     let spanEnd = -1;
@@ -178,15 +180,21 @@ export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 
       if (pending.length > maxElementChars) fail(`an element is longer than ${maxElementChars} characters`);
     }
     return ended > 0 ? parseSpan(`[${head}${chunk.slice(spanStart, spanEnd)}]`, ended, count - ended) : [];
-    };
+  };
 
   // Text after the last element the quick way read, not scanned yet: it starts after a comma.
   let carry = '';
+  // The quick way is tried while it works: not over an element longer than a few chunks (its
+  // text would be joined again for each), nor after it failed a few times in a row (a file
+  // whose units end in arrays of objects).
+  let quickFailures = 0;
   for await (const chunk of textChunks(input)) {
-    if (count > 0 && (state === 'between' || state === 'element')) {
+    const started = state === 'element' ? pending.length : carry.length;
+    if (count > 0 && (state === 'between' || state === 'element') && started <= QUICK_CARRY_CHARS && quickFailures < QUICK_FAILURES) {
       // Inside the array: `pending` or `carry` starts where an element does.
       const text = state === 'element' ? pending + chunk : carry + chunk;
       const quick = elementsUpToLastSeparator(text);
+      quickFailures = quick ? 0 : quickFailures + 1;
       if (quick) {
         count += quick.values.length;
         carry = text.slice(quick.end);
@@ -198,13 +206,11 @@ export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 
         yield quick.values;
         continue;
       }
-      // The exact way: from where it stood (an element begun), or over the carried text.
-      const values = state === 'element' ? exact(chunk) : exact(text);
-      carry = '';
-      if (values.length > 0) yield values;
-      continue;
     }
-    const values = exact(chunk);
+    // The exact way: over the carried text first (it starts after a comma), or from where the
+    // scan stood (an element begun in an earlier chunk: nothing is carried then).
+    const values = exact(carry === '' ? chunk : carry + chunk);
+    carry = '';
     if (values.length > 0) yield values;
   }
   if (carry !== '') {
