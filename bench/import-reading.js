@@ -43,11 +43,12 @@ async function decodeOnly(file, format) {
 
 async function readLikeTheImport(file, format) {
   const { openInput } = require(join(ROOT, 'dist/dataset/import/open-input'));
-  const { normalizeName } = require(join(ROOT, 'dist/dataset/normalize-name'));
+  const { completeRow } = require(join(ROOT, 'dist/dataset/import/complete-row'));
   const { copyTextLine } = require(join(ROOT, 'dist/dataset/import/company-writer'));
   const { CopyBlocks } = require(join(ROOT, 'dist/dataset/import/copy-blocks'));
   const { WordTally } = require(join(ROOT, 'dist/dataset/word-tally'));
   const ctx = { urls: { WEB: 'https://registry.example' }, officialUrl: 'https://registry.example' };
+  const provenance = { sourceKind: 'dataset:bench', datasetName: 'bench', producedAt: '2026-11-01T00:00:00.000Z' };
   const input = await openInput(file, { entryPattern: format.zipEntry });
   const blocks = new CopyBlocks();
   const tally = new WordTally();
@@ -56,11 +57,7 @@ async function readLikeTheImport(file, format) {
     for await (const got of format.read(part.stream, ctx)) {
       for (const item of Array.isArray(got) ? got : [got]) {
         if (item.kind !== 'row') continue;
-        const r = item.row;
-        r.nameNormalized = normalizeName(r.name);
-        r.sourceKind = 'dataset:bench';
-        r.datasetName = 'bench';
-        r.producedAt = '2026-11-01T00:00:00.000Z';
+        const r = completeRow(item.row, provenance);
         tally.add(r.nameNormalized);
         blocks.add(copyTextLine(r, false));
         rows += 1;
