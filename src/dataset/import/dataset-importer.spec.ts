@@ -297,6 +297,34 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       expect(await wordCounts('GB')).toEqual(counted);
     });
 
+    it('writes a first import frozen and visible to all: no page of it left for a vacuum, the rank index read without the table', async () => {
+      const [header, template] = fixtureText(GB_SAMPLE).split('\n');
+      const lines = Array.from({ length: 400 }, (_, i) => template.replace('"! LIMITED","12778855"', `"COMPANY ${i + 1} LIMITED","${String(i + 1).padStart(8, '0')}"`));
+      const summary = await run({ country: 'GB', file: file('BasicCompanyData-frozen.csv', `${[header, ...lines].join('\n')}\n`) });
+      expect(summary).toMatchObject({ writer: 'postgres-copy-bulk', inserted: 400 });
+      // The import's ANALYZE counted the pages the visibility map marks all-visible.
+      const [pages] = (await dataSource.query(`SELECT relpages, relallvisible FROM pg_class WHERE relname = 'company_gb'`)) as Array<{ relpages: number; relallvisible: number }>;
+      expect(pages.relpages).toBeGreaterThan(1);
+      expect(pages.relallvisible).toBe(pages.relpages);
+      const runner = dataSource.createQueryRunner();
+      await runner.connect();
+      try {
+        await runner.query(`SET enable_seqscan = off; SET enable_bitmapscan = off`);
+        const [{ 'QUERY PLAN': [plan] }] = (await runner.query(
+          `EXPLAIN (ANALYZE, FORMAT JSON) SELECT id, name_normalized FROM company WHERE country = 'GB' AND name_rank >= 0 ORDER BY name_rank, registration_number LIMIT 300`,
+        )) as Array<{ 'QUERY PLAN': Array<{ Plan: Record<string, unknown> }> }>;
+        const scans: Array<Record<string, unknown>> = [];
+        const walk = (node: Record<string, unknown>) => {
+          if (node['Node Type'] === 'Index Only Scan') scans.push(node);
+          for (const child of (node.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
+        };
+        walk(plan.Plan);
+        expect(scans).toEqual([expect.objectContaining({ 'Index Name': 'company_rank_gb', 'Actual Rows': 300, 'Heap Fetches': 0 })]);
+      } finally {
+        await runner.release();
+      }
+    });
+
     it('leaves the country as it was when a first import fails mid-file: its rows, its word counts, no loaded table', async () => {
       await seedBundledSample(dataSource);
       const before = { rows: await companies('GB'), words: await wordCounts('GB') };

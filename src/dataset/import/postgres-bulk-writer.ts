@@ -32,8 +32,9 @@ export class BulkLoadBusyError extends Error {}
 
 /**
  * The import of a register into an empty dataset on Postgres, at the speed of COPY. The rows
- * stream by one `COPY … FROM STDIN` into a table of their own (`company_gb_load`), bare: no
- * index, so no row pays for one. Once they are in, its indexes — those of a partition of
+ * stream by one `COPY … FROM STDIN WITH (FREEZE)` into a table of their own (`company_gb_load`),
+ * created in the same transaction, bare: no index, so no row pays for one, and every row is
+ * written frozen and visible to all. Once they are in, its indexes — those of a partition of
  * `company` — are built in one sort each, two at a time; then, in one short transaction, the
  * bundled sample's companies that the file lacks are put back into it, the country's partition
  * is detached and dropped, and the loaded table is attached in its place under its name.
@@ -41,8 +42,11 @@ export class BulkLoadBusyError extends Error {}
  * The country's searches go on against the sample until that transaction; the other countries
  * are not touched. A number repeated in the file makes the unique index fail: the earlier
  * occurrences are deleted (the last one wins, as in an upsert) and the index built again. An
- * import that fails or is killed leaves the country as it was: the loaded table is dropped (a
- * killed import's, by the next bulk import of the country).
+ * import that fails or is killed leaves the country as it was: the loaded table is rolled back
+ * with its transaction or dropped (a killed import's, by Postgres while it loads, by the next
+ * bulk import of the country after). Rows written frozen are visible to a snapshot older than
+ * their load, as after a TRUNCATE: only once the swap has committed, and only to a repeatable
+ * read transaction that had not read `company` before it.
  */
 export class PostgresBulkWriter implements CompanyWriter {
   private runner?: QueryRunner;
@@ -63,6 +67,8 @@ export class PostgresBulkWriter implements CompanyWriter {
   private readonly load: string;
   private readonly lockKey: string;
   private swapped = false;
+  /** The transaction that creates and loads the table is open. */
+  private loading = false;
   /** The file's word counts were (or are being) written before the swap. */
   private wordsCounted = false;
   /** `finish` writes the word counts itself: the file's beside the index builds, the sample's put-back in the swap. */
@@ -103,6 +109,8 @@ export class PostgresBulkWriter implements CompanyWriter {
     await this.copyDone;
     // The partition's columns have no defaults: nor has the table that takes its place.
     await this.client!.query(`ALTER TABLE ${this.load} ${PROVENANCE_COLUMNS.map((c) => `ALTER COLUMN ${c} DROP DEFAULT`).join(', ')}`);
+    await this.client!.query('COMMIT');
+    this.loading = false;
     // The file's word counts go in while the indexes are built: searches meanwhile may be
     // steered by them while they still read the sample (a second or two; results stay right).
     const counts = this.tally.result();
@@ -120,6 +128,8 @@ export class PostgresBulkWriter implements CompanyWriter {
       this.copy.destroy(new Error('import aborted'));
       await this.copyDone?.catch(() => undefined);
     }
+    // Within the load's transaction, its rollback takes the table with it.
+    if (this.client && this.loading) await this.client.query('ROLLBACK').catch(() => undefined);
     if (this.client && !this.swapped) await this.client.query(`DROP TABLE IF EXISTS ${this.load}`).catch(() => undefined);
     await this.release();
     // The file's word counts may be in already: the country's rows are what they were.
@@ -136,6 +146,11 @@ export class PostgresBulkWriter implements CompanyWriter {
       await this.release(false);
       throw new BulkLoadBusyError(`another import is loading ${this.country} into its empty dataset: run this one once it is done`);
     }
+    // The table is created in the transaction that loads it, so COPY FREEZE writes its rows
+    // frozen and its pages all-visible: no vacuum has to visit them after the import, no search
+    // sets their hint bits, and the index-only reads of the rank index read no page of it.
+    await this.client.query('BEGIN');
+    this.loading = true;
     // A killed import's table, if any: nobody else loads this country (the lock above).
     await this.client.query(`DROP TABLE IF EXISTS ${this.load}`);
     await this.client.query(
@@ -150,7 +165,7 @@ export class PostgresBulkWriter implements CompanyWriter {
           `ALTER COLUMN produced_at SET DEFAULT ${literal(p.producedAt)}::timestamptz`,
       );
     }
-    const copy = this.client.query(copyFrom(`COPY ${this.load} (${ROW_COLUMNS.join(', ')}) FROM STDIN`, { highWaterMark: COPY_AHEAD_BYTES }));
+    const copy = this.client.query(copyFrom(`COPY ${this.load} (${ROW_COLUMNS.join(', ')}) FROM STDIN WITH (FREEZE)`, { highWaterMark: COPY_AHEAD_BYTES }));
     this.copy = copy;
     this.copyDone = new Promise((resolve, reject) => {
       copy.on('finish', resolve);
