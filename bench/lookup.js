@@ -56,9 +56,8 @@ function timedGet(agent, port, path) {
   });
 }
 
-/** Alternating rounds: LOOKUPS lookups through HTTP, then the same numbers through `sql`. */
-async function compare(label, port, sql) {
-  const numbers = gbNumbers();
+/** Alternating rounds: LOOKUPS lookups of GB `numbers` through HTTP, then the same numbers through `sql`. */
+async function compare(label, port, sql, numbers = gbNumbers()) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const httpMs = [];
   const sqlMs = [];
@@ -152,7 +151,7 @@ async function main() {
   return out;
 }
 
-module.exports = { main };
+module.exports = { main, compare };
 
 if (require.main === module) {
   main().catch((err) => {

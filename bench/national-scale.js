@@ -9,7 +9,9 @@
  *    of the decompressed file) in the same run: rows/s and the ratio;
  * 3. starts the api with GB paused (every search answered by the fallback dataset) and sends the
  *    query classes of bench/query-classes.js one at a time through GET /api/public/v1/search:
- *    p50 / p99 / max and the found-rate per class; then a rotating mix on 10 connections;
+ *    p50 / p99 / max and the found-rate per class; a lookup by number (GET
+ *    /api/public/v1/companies/GB/{number}) against its own SQL on the same numbers, alternating
+ *    rounds (bench/lookup.js's compare); then a rotating mix on 10 connections;
  * 4. the embedded default: `npm start` on an empty DATA_DIR to the first 200, and its idle RSS
  *    (bench/foundation.js).
  *
@@ -27,6 +29,7 @@ const { Client } = require('pg');
 const { ROOT, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
 const { generateGb, generateNo } = require('./bulk-generator');
 const { buildClasses, judge } = require('./query-classes');
+const { compare } = require('./lookup');
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 5_000_000);
 const NO_ROWS = Number(process.env.BENCH_NO_ROWS ?? 1_000_000);
@@ -189,23 +192,16 @@ async function main() {
     }
     console.log('found* counts a result with exactly the name (exact, typo) and a prefix that 20+ names begin with (prefix)');
 
-    // A lookup by number through HTTP against its own SQL through pg, on the same numbers.
+    // GET /companies/GB/{number} against its own SQL through pg, on the numbers of the class.
     const { findByNumberSql } = require(join(ROOT, 'dist/dataset/dataset.service.js'));
     const direct = new Client({ connectionString: dbUrl });
     await direct.connect();
-    const sqlMs = [];
-    for (let pass = 0; pass < 2; pass++) {
-      for (const { q } of classes.number) {
-        const t = process.hrtime.bigint();
-        await direct.query(findByNumberSql(), ['GB', q]);
-        if (pass === 1) sqlMs.push(Number(process.hrtime.bigint() - t) / 1e6);
-      }
+    try {
+      console.log('');
+      out.lookup = await compare('lookup by number (GET /companies/GB/{number}) over its SQL:', Number(port), async (n) => (await direct.query(findByNumberSql(), ['GB', n])).rows, classes.number.map((x) => x.q));
+    } finally {
+      await direct.end();
     }
-    await direct.end();
-    sqlMs.sort((a, b) => a - b);
-    const number = out.classes.find((c) => c.kind === 'number');
-    out.lookup = { httpP50: number.p50, sqlP50: percentile(sqlMs, 50) };
-    console.log(`lookup by number: HTTP p50 ${number.p50.toFixed(2)} ms, its SQL through pg p50 ${out.lookup.sqlP50.toFixed(2)} ms (difference ${(number.p50 - out.lookup.sqlP50).toFixed(2)} ms)`);
 
     const mix = Object.values(classes).flatMap((qs) => qs.slice(0, 20)).map((x) => ({ method: 'GET', path: `/api/public/v1/search?q=${encodeURIComponent(x.q)}&country=GB` }));
     const http = await cannon('GET /search, rotating mix of every class', { url: base, requests: mix });
