@@ -170,6 +170,25 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
     expect((await service.searchByName('NO', 'sesam', 1)).map((r) => r.name)).toEqual(['SESAM AS']);
   });
 
+  it('reads the GIN index for the whole query or a narrower part of it, and answers in the same order either way', async () => {
+    const numbers = async (sql: string, params: unknown[]) => ((await dataSource.query(sql, params)) as Array<{ registration_number: string }>).map((r) => r.registration_number);
+    // Names holding "sesam", those that begin with "sesam stasjon" first, then by rank: the order written out in SQL.
+    const reference = await numbers(
+      `SELECT registration_number FROM company WHERE country = 'NO' AND array_to_tsvector(string_to_array(name_normalized, ' ')) @@ 'sesam'::tsquery
+       ORDER BY starts_with(name_normalized, 'sesam stasjon') DESC, name_rank, registration_number LIMIT 2`,
+      [],
+    );
+    expect(reference).toHaveLength(2);
+    // The driver is the query itself, then a narrower tsquery that means the same.
+    expect(await numbers(matchSql('NO'), ["'sesam'", "'sesam'", 2, 'sesam stasjon'])).toEqual(reference);
+    expect(await numbers(matchSql('NO'), ["'sesam'", "'sesam' | 'sesam'", 2, 'sesam stasjon'])).toEqual(reference);
+    // A narrower driver is followed by the whole query.
+    expect(await numbers(matchSql('NO'), ["'sesam'", "'sesam' & 'stasjon'", 10, ''])).toEqual(await numbers(
+      `SELECT registration_number FROM company WHERE country = 'NO' AND name_normalized = 'sesam stasjon'`,
+      [],
+    ));
+  });
+
   if (backend === 'postgres') {
     it("plans the name search on the country's partial word and rank indexes", async () => {
       // Enough rows for the planner to prefer an index: 30,000 generated NO names and 30,000 GB ones.

@@ -9,6 +9,7 @@ import { CreateDetectionTables1763790000000 } from './1763790000000-CreateDetect
 import { WatchBelongsToAccount1763790001000 } from './1763790001000-WatchBelongsToAccount';
 import { DeliveryClaimFunction1763800000000 } from './1763800000000-DeliveryClaimFunction';
 import { PartitionCompanyByCountry1763810000000 } from './1763810000000-PartitionCompanyByCountry';
+import { CompanyNameMatchesOnce1763820000000 } from './1763820000000-CompanyNameMatchesOnce';
 
 /** In order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   WatchBelongsToAccount1763790001000,
   DeliveryClaimFunction1763800000000,
   PartitionCompanyByCountry1763810000000,
+  CompanyNameMatchesOnce1763820000000,
 ];
