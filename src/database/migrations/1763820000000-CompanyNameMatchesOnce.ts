@@ -21,25 +21,17 @@ export class CompanyNameMatchesOnce1763820000000 implements MigrationInterface {
       AS $fn$
       BEGIN
         IF cc !~ '^[A-Z]{2}$' THEN RAISE EXCEPTION 'bad country %', cc; END IF;
-        IF driver = q THEN
-          RETURN QUERY EXECUTE format(
-            'SELECT c.id, starts_with(c.name_normalized, $3), c.name_rank, c.registration_number FROM company c
+        -- The filter by the whole query, left out when the index was asked for the whole query.
+        RETURN QUERY EXECUTE format(
+          'SELECT m.id, starts_with(m.name_normalized, $4), m.name_rank, m.registration_number FROM (
+             SELECT c.id, c.name_rank, c.registration_number, c.name_normalized FROM company c
              WHERE c.country = %L AND array_to_tsvector(string_to_array(c.name_normalized, '' '')) @@ $1
-             ORDER BY starts_with(c.name_normalized, $3) DESC, c.name_rank, c.registration_number
-             LIMIT $2', cc)
-          USING driver, k, lead;
-        ELSE
-          RETURN QUERY EXECUTE format(
-            'SELECT m.id, starts_with(m.name_normalized, $4), m.name_rank, m.registration_number FROM (
-               SELECT c.id, c.name_rank, c.registration_number, c.name_normalized FROM company c
-               WHERE c.country = %L AND array_to_tsvector(string_to_array(c.name_normalized, '' '')) @@ $1
-               OFFSET 0
-             ) m
-             WHERE array_to_tsvector(string_to_array(m.name_normalized, '' '')) @@ $2
-             ORDER BY starts_with(m.name_normalized, $4) DESC, m.name_rank, m.registration_number
-             LIMIT $3', cc)
-          USING driver, q, k, lead;
-        END IF;
+             OFFSET 0
+           ) m
+           %s
+           ORDER BY starts_with(m.name_normalized, $4) DESC, m.name_rank, m.registration_number
+           LIMIT $3', cc, CASE WHEN driver = q THEN '' ELSE 'WHERE array_to_tsvector(string_to_array(m.name_normalized, '' '')) @@ $2' END)
+        USING driver, q, k, lead;
       END
       $fn$
     `);
