@@ -8,7 +8,9 @@ const { readFileSync } = require('node:fs');
 const { Controller, Get, Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
 
-const SAME_BODY = process.env.BARE_SAME_BODY ? JSON.parse(readFileSync(process.env.BARE_SAME_BODY, 'utf8')) : { absent: true };
+const SAME_BODY = process.env.BARE_SAME_BODY
+  ? JSON.parse(readFileSync(process.env.BARE_SAME_BODY, 'utf8'))
+  : { absent: true };
 
 class ConstantController {
   constant() {
@@ -19,8 +21,16 @@ class ConstantController {
     return SAME_BODY;
   }
 }
-Get('constant')(ConstantController.prototype, 'constant', Object.getOwnPropertyDescriptor(ConstantController.prototype, 'constant'));
-Get('same-body')(ConstantController.prototype, 'sameBody', Object.getOwnPropertyDescriptor(ConstantController.prototype, 'sameBody'));
+Get('constant')(
+  ConstantController.prototype,
+  'constant',
+  Object.getOwnPropertyDescriptor(ConstantController.prototype, 'constant'),
+);
+Get('same-body')(
+  ConstantController.prototype,
+  'sameBody',
+  Object.getOwnPropertyDescriptor(ConstantController.prototype, 'sameBody'),
+);
 Controller()(ConstantController);
 
 class BareModule {}

@@ -25,15 +25,87 @@ const ZIPF_S = 1.1;
 const SEED = 20261101;
 
 const COMPANY_WORDS = [
-  'UK', 'HOLDINGS', 'SERVICES', 'GROUP', 'PROPERTY', 'PROPERTIES', 'CONSULTING', 'SOLUTIONS', 'INVESTMENTS', 'TRADING', 'MANAGEMENT',
-  'DEVELOPMENTS', 'INTERNATIONAL', 'ENTERPRISES', 'TECHNOLOGIES', 'VENTURES', 'CAPITAL', 'DESIGN', 'MEDIA', 'ESTATES', 'LOGISTICS',
-  'ENGINEERING', 'CONSTRUCTION', 'RETAIL', 'FOODS', 'ENERGY', 'SYSTEMS', 'PARTNERS', 'STUDIO', 'HOMES', 'CARE', 'LEISURE', 'LONDON',
-  'ASSOCIATES', 'BUILDERS', 'CONSULTANTS', 'DIGITAL', 'FINANCE', 'HEALTHCARE', 'MOTORS', 'RECRUITMENT', 'TRANSPORT', 'TRAVEL', 'VENTURE',
+  'UK',
+  'HOLDINGS',
+  'SERVICES',
+  'GROUP',
+  'PROPERTY',
+  'PROPERTIES',
+  'CONSULTING',
+  'SOLUTIONS',
+  'INVESTMENTS',
+  'TRADING',
+  'MANAGEMENT',
+  'DEVELOPMENTS',
+  'INTERNATIONAL',
+  'ENTERPRISES',
+  'TECHNOLOGIES',
+  'VENTURES',
+  'CAPITAL',
+  'DESIGN',
+  'MEDIA',
+  'ESTATES',
+  'LOGISTICS',
+  'ENGINEERING',
+  'CONSTRUCTION',
+  'RETAIL',
+  'FOODS',
+  'ENERGY',
+  'SYSTEMS',
+  'PARTNERS',
+  'STUDIO',
+  'HOMES',
+  'CARE',
+  'LEISURE',
+  'LONDON',
+  'ASSOCIATES',
+  'BUILDERS',
+  'CONSULTANTS',
+  'DIGITAL',
+  'FINANCE',
+  'HEALTHCARE',
+  'MOTORS',
+  'RECRUITMENT',
+  'TRANSPORT',
+  'TRAVEL',
+  'VENTURE',
 ];
-const LEGAL = [['LIMITED', 0.68], ['LTD', 0.27], ['LLP', 0.02], ['PLC', 0.01], ['', 0.02]];
-const TOWNS = ['LONDON', 'MANCHESTER', 'BIRMINGHAM', 'LEEDS', 'GLASGOW', 'SHEFFIELD', 'BRISTOL', 'EDINBURGH', 'LIVERPOOL', 'CARDIFF', 'NOTTINGHAM', 'LEICESTER', 'COVENTRY', 'BELFAST', 'READING', 'BRIGHTON'];
+const LEGAL = [
+  ['LIMITED', 0.68],
+  ['LTD', 0.27],
+  ['LLP', 0.02],
+  ['PLC', 0.01],
+  ['', 0.02],
+];
+const TOWNS = [
+  'LONDON',
+  'MANCHESTER',
+  'BIRMINGHAM',
+  'LEEDS',
+  'GLASGOW',
+  'SHEFFIELD',
+  'BRISTOL',
+  'EDINBURGH',
+  'LIVERPOOL',
+  'CARDIFF',
+  'NOTTINGHAM',
+  'LEICESTER',
+  'COVENTRY',
+  'BELFAST',
+  'READING',
+  'BRIGHTON',
+];
 const STREETS = ['ROAD', 'STREET', 'LANE', 'AVENUE', 'CLOSE', 'WAY', 'DRIVE', 'PLACE', 'COURT', 'GARDENS'];
-const SIC = ['62020 - Information technology consultancy activities', '68209 - Other letting and operating of own or leased real estate', '70229 - Management consultancy activities other than financial management', '41100 - Development of building projects', '96090 - Other service activities n.e.c.', '99999 - Dormant Company', '47910 - Retail sale via mail order houses or via Internet', '56101 - Licensed restaurants'];
+const SIC = [
+  '62020 - Information technology consultancy activities',
+  '68209 - Other letting and operating of own or leased real estate',
+  '70229 - Management consultancy activities other than financial management',
+  '41100 - Development of building projects',
+  '96090 - Other service activities n.e.c.',
+  '99999 - Dormant Company',
+  '47910 - Retail sale via mail order houses or via Internet',
+  '56101 - Licensed restaurants',
+];
 
 /** Deterministic 32-bit PRNG (mulberry32). */
 function rng(seed) {
@@ -77,7 +149,8 @@ let model;
 /** The vocabulary in frequency order (a seeded shuffle of the word list) and its Zipf CDF. */
 function vocabulary() {
   if (model) return model;
-  if (!existsSync(WORD_LIST)) throw new Error(`${WORD_LIST} is missing: apt-get install wbritish-large (or set BENCH_WORD_LIST)`);
+  if (!existsSync(WORD_LIST))
+    throw new Error(`${WORD_LIST} is missing: apt-get install wbritish-large (or set BENCH_WORD_LIST)`);
   const seen = new Set();
   const words = [];
   for (const line of readFileSync(WORD_LIST, 'utf8').split('\n')) {
@@ -150,7 +223,10 @@ function dmy(r, from, to) {
 const q = (v) => `"${String(v).replace(/"/g, '""')}"`;
 
 function gbHeader() {
-  return readFileSync(join(__dirname, '..', 'test/fixtures/registers/gb/ch-bulk-basiccompanydata-sample.csv'), 'utf8').split('\n')[0];
+  return readFileSync(
+    join(__dirname, '..', 'test/fixtures/registers/gb/ch-bulk-basiccompanydata-sample.csv'),
+    'utf8',
+  ).split('\n')[0];
 }
 
 function gbLine(i) {
@@ -163,10 +239,44 @@ function gbLine(i) {
   const status = r() < 0.93 ? 'Active' : r() < 0.5 ? 'Liquidation' : 'Active - Proposal to Strike off';
   const previous = r() < 0.1 ? [dmy(r, 2000, 2024), nameOf(i + 100_000_000)] : ['', ''];
   return [
-    q(nameOf(i)), q(number), q(''), q(''), q(street), q(r() < 0.3 ? `${words[draw(cdf, r())]} PARK` : ''), q(town), q(r() < 0.4 ? 'GREATER LONDON' : ''), q('UNITED KINGDOM'), q(postcode),
-    q('Private Limited Company'), q(status), q('United Kingdom'), q(''), q(dmy(r, 1980, 2026)), q('31'), q(String(1 + Math.floor(r() * 12))), q(dmy(r, 2026, 2028)), q(dmy(r, 2023, 2026)), q(r() < 0.3 ? 'DORMANT' : 'MICRO ENTITY'),
-    q(dmy(r, 2016, 2017)), q(dmy(r, 2015, 2016)), q('0'), q('0'), q('0'), q('0'), q(SIC[Math.floor(r() * SIC.length)]), q(r() < 0.3 ? SIC[Math.floor(r() * SIC.length)] : ''), q(''), q(''),
-    q('0'), q('0'), q(`http://business.data.gov.uk/id/company/${number}`), q(previous[0]), q(previous[1]), ...Array.from({ length: 18 }, () => q('')), q(dmy(r, 2026, 2027)), q(dmy(r, 2025, 2026)),
+    q(nameOf(i)),
+    q(number),
+    q(''),
+    q(''),
+    q(street),
+    q(r() < 0.3 ? `${words[draw(cdf, r())]} PARK` : ''),
+    q(town),
+    q(r() < 0.4 ? 'GREATER LONDON' : ''),
+    q('UNITED KINGDOM'),
+    q(postcode),
+    q('Private Limited Company'),
+    q(status),
+    q('United Kingdom'),
+    q(''),
+    q(dmy(r, 1980, 2026)),
+    q('31'),
+    q(String(1 + Math.floor(r() * 12))),
+    q(dmy(r, 2026, 2028)),
+    q(dmy(r, 2023, 2026)),
+    q(r() < 0.3 ? 'DORMANT' : 'MICRO ENTITY'),
+    q(dmy(r, 2016, 2017)),
+    q(dmy(r, 2015, 2016)),
+    q('0'),
+    q('0'),
+    q('0'),
+    q('0'),
+    q(SIC[Math.floor(r() * SIC.length)]),
+    q(r() < 0.3 ? SIC[Math.floor(r() * SIC.length)] : ''),
+    q(''),
+    q(''),
+    q('0'),
+    q('0'),
+    q(`http://business.data.gov.uk/id/company/${number}`),
+    q(previous[0]),
+    q(previous[1]),
+    ...Array.from({ length: 18 }, () => q('')),
+    q(dmy(r, 2026, 2027)),
+    q(dmy(r, 2025, 2026)),
   ].join(',');
 }
 
@@ -177,13 +287,25 @@ function noLine(i) {
   return JSON.stringify({
     organisasjonsnummer: noNumberOf(i),
     navn: name,
-    organisasjonsform: { kode: 'AS', beskrivelse: 'Aksjeselskap', _links: { self: { href: 'https://data.brreg.no/enhetsregisteret/api/organisasjonsformer/AS' } } },
+    organisasjonsform: {
+      kode: 'AS',
+      beskrivelse: 'Aksjeselskap',
+      _links: { self: { href: 'https://data.brreg.no/enhetsregisteret/api/organisasjonsformer/AS' } },
+    },
     registreringsdatoEnhetsregisteret: date,
     registrertIMvaregisteret: r() < 0.6,
     naeringskode1: { kode: '62.010', beskrivelse: 'Programmeringstjenester' },
     antallAnsatte: Math.floor(r() * 40),
     harRegistrertAntallAnsatte: true,
-    forretningsadresse: { land: 'Norge', landkode: 'NO', postnummer: '0150', poststed: 'OSLO', adresse: [`Storgata ${1 + Math.floor(r() * 200)}`], kommune: 'OSLO', kommunenummer: '0301' },
+    forretningsadresse: {
+      land: 'Norge',
+      landkode: 'NO',
+      postnummer: '0150',
+      poststed: 'OSLO',
+      adresse: [`Storgata ${1 + Math.floor(r() * 200)}`],
+      kommune: 'OSLO',
+      kommunenummer: '0301',
+    },
     stiftelsesdato: date,
     institusjonellSektorkode: { kode: '2100', beskrivelse: 'Private aksjeselskaper mv.' },
     registrertIForetaksregisteret: true,
@@ -238,5 +360,7 @@ if (require.main === module) {
     process.exit(2);
   }
   const t = Date.now();
-  gen(path, Number(rows)).then(() => console.log(`${rows} ${kind.toUpperCase()} rows written to ${path} in ${((Date.now() - t) / 1000).toFixed(1)} s`));
+  gen(path, Number(rows)).then(() =>
+    console.log(`${rows} ${kind.toUpperCase()} rows written to ${path} in ${((Date.now() - t) / 1000).toFixed(1)} s`),
+  );
 }

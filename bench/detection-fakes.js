@@ -74,7 +74,24 @@ const body = {
   FR: (n, c) => frEtab(n, c),
   DK: (n, c) => dkDoc(n, c),
   AU: (n, c) => ({ ...T.AU, Abn: n, Acn: n.slice(2), EntityName: nameOf('AU', n, c) }),
-  CA: (n, c) => [{ ...T.CA[0], corporationId: n, businessNumbers: {}, corporationNames: [{ CorporationName: { name: nameOf('CA', n, c), nameType: 'Primary', current: true, effectiveDate: '1995-02-06' } }] }, null],
+  CA: (n, c) => [
+    {
+      ...T.CA[0],
+      corporationId: n,
+      businessNumbers: {},
+      corporationNames: [
+        {
+          CorporationName: {
+            name: nameOf('CA', n, c),
+            nameType: 'Primary',
+            current: true,
+            effectiveDate: '1995-02-06',
+          },
+        },
+      ],
+    },
+    null,
+  ],
 };
 function frEtab(n, c) {
   const e = structuredClone(T.FR.etablissements[0]);
@@ -140,7 +157,8 @@ class Fakes {
       this.servers.push(server);
       this.env[`REGISTER_${key}_URL`] = `http://127.0.0.1:${server.address().port}`;
     };
-    const send = (res, obj, type = 'application/json') => res.writeHead(200, { 'Content-Type': type }).end(typeof obj === 'string' ? obj : JSON.stringify(obj));
+    const send = (res, obj, type = 'application/json') =>
+      res.writeHead(200, { 'Content-Type': type }).end(typeof obj === 'string' ? obj : JSON.stringify(obj));
 
     await serve('NO_API', (url, _b, res) => {
       this.count('NO');
@@ -148,9 +166,21 @@ class Fakes {
       if (m) return send(res, body.NO(m[1], this.isChanged('NO', m[1])));
       if (url.pathname === '/oppdateringer/enheter') {
         const from = Number(url.searchParams.get('oppdateringsid') ?? 0);
-        const items = this.flipped ? [...this.changed.NO].map((n, k) => ({ oppdateringsid: 1000 + k, dato: '2026-11-22T12:00:00.000Z', organisasjonsnummer: n, endringstype: 'Endring' })) : [];
-        const page = items.filter((i) => i.oppdateringsid >= from).slice(0, Number(url.searchParams.get('size') ?? 1000));
-        return send(res, page.length ? { _embedded: { oppdaterteEnheter: page }, page: { size: page.length } } : { page: { size: 0 } });
+        const items = this.flipped
+          ? [...this.changed.NO].map((n, k) => ({
+              oppdateringsid: 1000 + k,
+              dato: '2026-11-22T12:00:00.000Z',
+              organisasjonsnummer: n,
+              endringstype: 'Endring',
+            }))
+          : [];
+        const page = items
+          .filter((i) => i.oppdateringsid >= from)
+          .slice(0, Number(url.searchParams.get('size') ?? 1000));
+        return send(
+          res,
+          page.length ? { _embedded: { oppdaterteEnheter: page }, page: { size: page.length } } : { page: { size: 0 } },
+        );
       }
       res.writeHead(404).end('{}');
     });
@@ -162,7 +192,8 @@ class Fakes {
     });
     await serve('GB_STREAM', (url, _b, res) => {
       this.count('GB');
-      if (process.env.BENCH_DEBUG) console.log(`stream connection at ${new Date().toISOString()} timepoint=${url.searchParams.get('timepoint')}`);
+      if (process.env.BENCH_DEBUG)
+        console.log(`stream connection at ${new Date().toISOString()} timepoint=${url.searchParams.get('timepoint')}`);
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write('\n');
       const after = Number(url.searchParams.get('timepoint') ?? 0);
@@ -187,7 +218,10 @@ class Fakes {
         const page = all.slice(start, start + 1000);
         if (!page.length) return res.writeHead(404).end('{"header":{"statut":404,"message":"Aucun élément trouvé"}}');
         const next = start + page.length < all.length ? String(start + page.length) : cursor;
-        return send(res, { header: { statut: 200, total: all.length, nombre: page.length, curseur: cursor, curseurSuivant: next }, etablissements: page.map((n) => frEtab(n, true)) });
+        return send(res, {
+          header: { statut: 200, total: all.length, nombre: page.length, curseur: cursor, curseurSuivant: next },
+          etablissements: page.map((n) => frEtab(n, true)),
+        });
       }
       const m = /^\/siren\/(\d{9})$/.exec(url.pathname);
       if (m) return send(res, { ...T.FR_SIREN, uniteLegale: { ...T.FR_SIREN.uniteLegale, siren: m[1] } });

@@ -52,7 +52,11 @@ async function seed(db, fakes, perRegister, intervalMs) {
   const now = new Date();
   const account = `acc_bench_${randomBytes(4).toString('hex')}`;
   const hasAccounts = (await db.query(`SELECT to_regclass('account') IS NOT NULL AS t`)).rows[0].t;
-  if (hasAccounts) await db.query(`INSERT INTO account (id, email, created_at, live_delivery_since) VALUES ($1, 'bench@example.com', $2, $2)`, [account, now]);
+  if (hasAccounts)
+    await db.query(
+      `INSERT INTO account (id, email, created_at, live_delivery_since) VALUES ($1, 'bench@example.com', $2, $2)`,
+      [account, now],
+    );
   for (const cc of COUNTRIES) {
     const template = recordOf(cc, NUMBERS[cc](0));
     for (let start = 0; start < perRegister; start += 5_000) {
@@ -133,7 +137,11 @@ async function scenario(workers, perRegister, intervalS) {
   console.log(`  seeded ${perRegister * 6} watches in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
   const children = Array.from({ length: workers }, (_, i) => {
     if (!process.env.BENCH_DEBUG) return startNode([join(ROOT, 'dist/worker.js')], env);
-    const child = spawn(process.execPath, [join(ROOT, 'dist/worker.js')], { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(ROOT, 'dist/worker.js')], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.on('data', (d) => process.stdout.write(`[worker ${i}] ${d}`));
     return child;
   });
@@ -152,19 +160,48 @@ async function scenario(workers, perRegister, intervalS) {
       while (Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 1_000));
         if (!onStart) continue;
-        const rows = (await db.query(`SELECT (body::jsonb)->'data'->>'country' AS country, count(*)::int AS n FROM event WHERE created_at >= $1 AND kind = 'company.name_changed' GROUP BY 1`, [t0]).catch(() => ({ rows: [] }))).rows;
-        for (const r of rows) if (!last[r.country] || last[r.country].n !== r.n) last[r.country] = { n: r.n, at: (Date.now() - t0.getTime()) / 1000 };
+        const rows = (
+          await db
+            .query(
+              `SELECT (body::jsonb)->'data'->>'country' AS country, count(*)::int AS n FROM event WHERE created_at >= $1 AND kind = 'company.name_changed' GROUP BY 1`,
+              [t0],
+            )
+            .catch(() => ({ rows: [] }))
+        ).rows;
+        for (const r of rows)
+          if (!last[r.country] || last[r.country].n !== r.n)
+            last[r.country] = { n: r.n, at: (Date.now() - t0.getTime()) / 1000 };
       }
-      const checked = (await db.query(`SELECT country, count(*)::int AS n FROM company_snapshot WHERE checked_at >= $1 GROUP BY country`, [t0])).rows;
+      const checked = (
+        await db.query(
+          `SELECT country, count(*)::int AS n FROM company_snapshot WHERE checked_at >= $1 GROUP BY country`,
+          [t0],
+        )
+      ).rows;
       if (process.env.BENCH_DEBUG) {
-        console.log((await db.query(`SELECT country, check_outcome, count(*)::int AS n, count(*) FILTER (WHERE lease_token IS NOT NULL)::int AS leased, count(*) FILTER (WHERE read_requested_at IS NOT NULL)::int AS requested, min(next_check_at) AS next FROM company_snapshot GROUP BY 1, 2 ORDER BY 1, 2`)).rows);
+        console.log(
+          (
+            await db.query(
+              `SELECT country, check_outcome, count(*)::int AS n, count(*) FILTER (WHERE lease_token IS NOT NULL)::int AS leased, count(*) FILTER (WHERE read_requested_at IS NOT NULL)::int AS requested, min(next_check_at) AS next FROM company_snapshot GROUP BY 1, 2 ORDER BY 1, 2`,
+            )
+          ).rows,
+        );
         console.log((await db.query(`SELECT feed, cursor, caught_up_at, lease_owner FROM feed_cursor`)).rows);
       }
-      return { label, calls: { ...fakes.calls }, checked: Object.fromEntries(checked.map((r) => [r.country.trim(), r.n])), last };
+      return {
+        label,
+        calls: { ...fakes.calls },
+        checked: Object.fromEntries(checked.map((r) => [r.country.trim(), r.n])),
+        last,
+      };
     };
     const quiet = await cycle('quiet');
     const changed = await cycle('1% changed', () => fakes.flip());
-    return { quiet, changed, changedPerRegister: Object.fromEntries(COUNTRIES.map((cc) => [cc, fakes.changed[cc].size])) };
+    return {
+      quiet,
+      changed,
+      changedPerRegister: Object.fromEntries(COUNTRIES.map((cc) => [cc, fakes.changed[cc].size])),
+    };
   } finally {
     await Promise.all(children.map((c) => stop(c)));
     await db.end();
@@ -185,9 +222,13 @@ async function main() {
   const intervalS = Number(process.env.BENCH_DETECTION_INTERVAL ?? 120);
   const modes = { GB: 'stream', AU: 'schedule', CA: 'schedule', FR: 'feed (INSEE)', DK: 'feed', NO: 'feed' };
   for (const workers of (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number)) {
-    console.log(`\nChange detection, ${perRegister * 6} watches, cycle ${intervalS} s, ${workers} worker(s), Postgres + Bull:`);
+    console.log(
+      `\nChange detection, ${perRegister * 6} watches, cycle ${intervalS} s, ${workers} worker(s), Postgres + Bull:`,
+    );
     const r = await scenario(workers, perRegister, intervalS);
-    console.log('| register | mode | watches | calls, quiet cycle | companies checked | calls, cycle with 1% changed | changed | change events | last event after |');
+    console.log(
+      '| register | mode | watches | calls, quiet cycle | companies checked | calls, cycle with 1% changed | changed | change events | last event after |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const cc of COUNTRIES) {
       const last = r.changed.last[cc];

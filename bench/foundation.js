@@ -25,7 +25,22 @@ const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { median, cpuMs, EMBEDDED, ROOT, START_FLAGS, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
+const {
+  median,
+  cpuMs,
+  EMBEDDED,
+  ROOT,
+  START_FLAGS,
+  ensureBuilt,
+  freePort,
+  waitFor,
+  cannon,
+  closedRegisters,
+  startNode,
+  stop,
+  row,
+  HEADER,
+} = require('./lib');
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** The api logs as users run it (the default level: a line per request), to /dev/null. */
@@ -39,7 +54,14 @@ function merged(runs) {
   const seconds = runs.reduce((n, r) => n + r.total / r.rps, 0);
   const p50s = runs.map((r) => r.p50).sort((a, b) => a - b);
   const cpuUsPerRequest = (runs.reduce((n, r) => n + r.cpuMs, 0) * 1000) / total;
-  return { title: runs[0].title, rps: total / seconds, p50: p50s[Math.floor(p50s.length / 2)], p99: Math.max(...runs.map((r) => r.p99)), total, cpuUsPerRequest };
+  return {
+    title: runs[0].title,
+    rps: total / seconds,
+    p50: p50s[Math.floor(p50s.length / 2)],
+    p99: Math.max(...runs.map((r) => r.p99)),
+    total,
+    cpuUsPerRequest,
+  };
 }
 
 /**
@@ -56,7 +78,9 @@ async function measured(pid, title, url, connections) {
 const BOOTED_AFTER_MS = 5_000;
 /** After the boot's two collections (src/core/memory/boot-garbage.ts, compiled), the second of which gives the young generation back. */
 function settledAfterMs() {
-  const { BOOT_GARBAGE_DELAY_MS, YOUNG_GENERATION_SHRINK_DELAY_MS } = require(join(ROOT, 'dist/core/memory/boot-garbage.js'));
+  const { BOOT_GARBAGE_DELAY_MS, YOUNG_GENERATION_SHRINK_DELAY_MS } = require(
+    join(ROOT, 'dist/core/memory/boot-garbage.js'),
+  );
   return BOOT_GARBAGE_DELAY_MS + YOUNG_GENERATION_SHRINK_DELAY_MS + 3_000;
 }
 
@@ -66,7 +90,15 @@ async function startupMs(dataDir) {
   const t0 = process.hrtime.bigint();
   const child = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
-    env: { ...process.env, ...EMBEDDED, ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      ...EMBEDDED,
+      ...closedRegisters(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
@@ -92,7 +124,15 @@ async function embeddedStart() {
     const warmStartMs = REGISTERS_ONLY ? NaN : await startupMs(dataDir);
     const port = await freePort();
     // As `npm start` runs it (its node flags): the RSS and throughput users get.
-    app = startNode([...START_FLAGS, 'dist/main.js'], { ...EMBEDDED, ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_ALLOWLIST: '127.0.0.1', LOG_LEVEL });
+    app = startNode([...START_FLAGS, 'dist/main.js'], {
+      ...EMBEDDED,
+      ...closedRegisters(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+      LOG_LEVEL,
+    });
     await waitFor(`http://127.0.0.1:${port}/health/live`, 60_000);
     await new Promise((r) => setTimeout(r, BOOTED_AFTER_MS)); // let boot work (first probes) settle
     const bootedRssMb = rssMb(app.pid);
@@ -113,7 +153,15 @@ async function main() {
   let dir;
   try {
     let port;
-    ({ coldStartMs: report.coldStartMs, warmStartMs: report.warmStartMs, bootedRssMb: report.bootedRssMb, idleRssMb: report.idleRssMb, app, port, dir } = await embeddedStart());
+    ({
+      coldStartMs: report.coldStartMs,
+      warmStartMs: report.warmStartMs,
+      bootedRssMb: report.bootedRssMb,
+      idleRssMb: report.idleRssMb,
+      app,
+      port,
+      dir,
+    } = await embeddedStart());
 
     // The document the bare app's /same-body returns: what /registers answers now.
     const sameBody = join(dir, 'registers.json');
@@ -132,7 +180,11 @@ async function main() {
       for (const side of order) {
         pair[side] =
           side === 'registers'
-            ? await measured(app.pid, 'GET /api/public/v1/registers', `http://127.0.0.1:${port}/api/public/v1/registers`)
+            ? await measured(
+                app.pid,
+                'GET /api/public/v1/registers',
+                `http://127.0.0.1:${port}/api/public/v1/registers`,
+              )
             : side === 'bare'
               ? await measured(bare.pid, 'bare NestJS constant JSON (30 B)', `http://127.0.0.1:${barePort}/constant`)
               : await measured(bare.pid, 'bare NestJS, same document (4 KB)', `http://127.0.0.1:${barePort}/same-body`);
@@ -162,17 +214,26 @@ async function main() {
     report.sameBodyRatio = registers.rps / same.rps;
     report.sameBodyRoundRatios = rounds.map((r) => r.registers.rps / r.same.rps);
 
-    console.log(`\nFoundation (${process.env.BENCH_CONNECTIONS ?? 10} connections, ${ROUNDS} alternating rounds of ${process.env.BENCH_SECONDS ?? 10} s per side; api at LOG_LEVEL=${LOG_LEVEL})`);
+    console.log(
+      `\nFoundation (${process.env.BENCH_CONNECTIONS ?? 10} connections, ${ROUNDS} alternating rounds of ${process.env.BENCH_SECONDS ?? 10} s per side; api at LOG_LEVEL=${LOG_LEVEL})`,
+    );
     console.log(HEADER);
     console.log(row(registers.title, registers));
     console.log(row(constant.title, constant));
     console.log(row(same.title, same));
-    for (const side of [registers, constant, same]) console.log(`${side.title}: server CPU ${side.cpuUsPerRequest.toFixed(0)} µs per request`);
+    for (const side of [registers, constant, same])
+      console.log(`${side.title}: server CPU ${side.cpuUsPerRequest.toFixed(0)} µs per request`);
     report.cpuRatio = constant.cpuUsPerRequest / registers.cpuUsPerRequest;
     report.sameBodyCpuRatio = same.cpuUsPerRequest / registers.cpuUsPerRequest;
-    console.log(`bare handler's CPU per request ÷ /registers': ${report.cpuRatio.toFixed(2)} (30 B), ${report.sameBodyCpuRatio.toFixed(2)} (same document)`);
-    console.log(`/registers ÷ bare handler (30 B) throughput: ${report.ratio.toFixed(2)} (per round: ${report.roundRatios.map((x) => x.toFixed(2)).join(', ')})`);
-    console.log(`/registers ÷ bare handler (same document) throughput: ${report.sameBodyRatio.toFixed(2)} (per round: ${report.sameBodyRoundRatios.map((x) => x.toFixed(2)).join(', ')})`);
+    console.log(
+      `bare handler's CPU per request ÷ /registers': ${report.cpuRatio.toFixed(2)} (30 B), ${report.sameBodyCpuRatio.toFixed(2)} (same document)`,
+    );
+    console.log(
+      `/registers ÷ bare handler (30 B) throughput: ${report.ratio.toFixed(2)} (per round: ${report.roundRatios.map((x) => x.toFixed(2)).join(', ')})`,
+    );
+    console.log(
+      `/registers ÷ bare handler (same document) throughput: ${report.sameBodyRatio.toFixed(2)} (per round: ${report.sameBodyRoundRatios.map((x) => x.toFixed(2)).join(', ')})`,
+    );
     report.sideBySideCpuRatio = median(sideBySide.map((x) => x.ratio));
     console.log(
       `side by side (both loaded at once, ${ROUNDS} rounds): server CPU per request /registers ${median(sideBySide.map((x) => x.registersUs)).toFixed(0)} µs, bare (30 B) ${median(sideBySide.map((x) => x.bareUs)).toFixed(0)} µs; bare ÷ /registers ${report.sideBySideCpuRatio.toFixed(2)} (median; per round: ${sideBySide.map((x) => x.ratio.toFixed(2)).join(', ')})`,
@@ -181,7 +242,9 @@ async function main() {
       console.log(`cold start of npm start to first 200 (empty DATA_DIR): ${report.coldStartMs.toFixed(0)} ms`);
       console.log(`warm start (existing DATA_DIR): ${report.warmStartMs.toFixed(0)} ms`);
     }
-    console.log(`idle api process RSS: ${report.idleRssMb.toFixed(0)} MB settled (${settledAfterMs() / 1000} s after listening; ${report.bootedRssMb.toFixed(0)} MB ${BOOTED_AFTER_MS / 1000} s after)`);
+    console.log(
+      `idle api process RSS: ${report.idleRssMb.toFixed(0)} MB settled (${settledAfterMs() / 1000} s after listening; ${report.bootedRssMb.toFixed(0)} MB ${BOOTED_AFTER_MS / 1000} s after)`,
+    );
     return report;
   } finally {
     await stop(app);
@@ -190,12 +253,15 @@ async function main() {
   }
 }
 
-module.exports = { main, embeddedStart: async () => {
-  const r = await embeddedStart();
-  await stop(r.app);
-  rmSync(r.dir, { recursive: true, force: true });
-  return { coldStartMs: r.coldStartMs, warmStartMs: r.warmStartMs, idleRssMb: r.idleRssMb };
-} };
+module.exports = {
+  main,
+  embeddedStart: async () => {
+    const r = await embeddedStart();
+    await stop(r.app);
+    rmSync(r.dir, { recursive: true, force: true });
+    return { coldStartMs: r.coldStartMs, warmStartMs: r.warmStartMs, idleRssMb: r.idleRssMb };
+  },
+};
 
 if (require.main === module) {
   main().catch((err) => {

@@ -15,7 +15,18 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const { EMBEDDED, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
+const {
+  EMBEDDED,
+  ensureBuilt,
+  freePort,
+  waitFor,
+  cannon,
+  closedRegisters,
+  startNode,
+  stop,
+  row,
+  HEADER,
+} = require('./lib');
 
 async function startApi(dataDir, env) {
   const port = await freePort();
@@ -53,14 +64,18 @@ async function redisDown(dir) {
   console.log(HEADER);
   console.log(row(baseline.title, baseline));
   console.log(row(degraded.title, degraded));
-  console.log(`ratio (Redis down / no Redis): req/s ${(degraded.rps / baseline.rps).toFixed(2)}, p99 ${(degraded.p99 / Math.max(1, baseline.p99)).toFixed(2)}`);
+  console.log(
+    `ratio (Redis down / no Redis): req/s ${(degraded.rps / baseline.rps).toFixed(2)}, p99 ${(degraded.p99 / Math.max(1, baseline.p99)).toFixed(2)}`,
+  );
 }
 
 async function burst(url, country, words, n) {
   const ms = await Promise.all(
     Array.from({ length: n }, async (_, i) => {
       const t0 = performance.now();
-      const res = await fetch(`${url}/api/public/v1/search?q=${encodeURIComponent(`${words} ${i}`)}&country=${country}`);
+      const res = await fetch(
+        `${url}/api/public/v1/search?q=${encodeURIComponent(`${words} ${i}`)}&country=${country}`,
+      );
       await res.arrayBuffer();
       if (res.status !== 200 && res.status !== 502) throw new Error(`${country} search answered ${res.status}`);
       return performance.now() - t0;
@@ -85,12 +100,22 @@ async function registerDown(dir) {
     }
     const worst = (cc, k) => Math.max(...rounds.map((r) => r[cc][k]));
     const median = (cc, k) => rounds.map((r) => r[cc][k]).sort((a, b) => a - b)[Math.floor(rounds.length / 2)];
-    console.log(`A register down: 200 concurrent distinct searches, every register unreachable (${ROUNDS} alternating rounds: median, worst)`);
+    console.log(
+      `A register down: 200 concurrent distinct searches, every register unreachable (${ROUNDS} alternating rounds: median, worst)`,
+    );
     console.log(`${'case'.padEnd(44)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'worst p99'.padStart(10)}`);
-    console.log(`${'first burst of the process (NO, paused)'.padEnd(44)} ${first.p50.toFixed(0).padStart(7)} ${first.p99.toFixed(0).padStart(7)}`);
-    console.log(`${'AU paused: dataset directly (baseline)'.padEnd(44)} ${median('AU', 'p50').toFixed(0).padStart(7)} ${median('AU', 'p99').toFixed(0).padStart(7)} ${worst('AU', 'p99').toFixed(0).padStart(10)}`);
-    console.log(`${'GB unreachable: the breaker, then dataset'.padEnd(44)} ${median('GB', 'p50').toFixed(0).padStart(7)} ${median('GB', 'p99').toFixed(0).padStart(7)} ${worst('GB', 'p99').toFixed(0).padStart(10)}`);
-    console.log(`ratio (GB unreachable / AU paused): median p99 ${(median('GB', 'p99') / median('AU', 'p99')).toFixed(2)}`);
+    console.log(
+      `${'first burst of the process (NO, paused)'.padEnd(44)} ${first.p50.toFixed(0).padStart(7)} ${first.p99.toFixed(0).padStart(7)}`,
+    );
+    console.log(
+      `${'AU paused: dataset directly (baseline)'.padEnd(44)} ${median('AU', 'p50').toFixed(0).padStart(7)} ${median('AU', 'p99').toFixed(0).padStart(7)} ${worst('AU', 'p99').toFixed(0).padStart(10)}`,
+    );
+    console.log(
+      `${'GB unreachable: the breaker, then dataset'.padEnd(44)} ${median('GB', 'p50').toFixed(0).padStart(7)} ${median('GB', 'p99').toFixed(0).padStart(7)} ${worst('GB', 'p99').toFixed(0).padStart(10)}`,
+    );
+    console.log(
+      `ratio (GB unreachable / AU paused): median p99 ${(median('GB', 'p99') / median('AU', 'p99')).toFixed(2)}`,
+    );
   } finally {
     await stop(app.child);
   }

@@ -87,11 +87,15 @@ async function main() {
   let modules = 0;
   for (let i = 0; i < ROUNDS; i++) {
     bare.push(inFreshNode('0').ms);
-    const r = inFreshNode(`require('./dist/dataset/import/dataset-import-cli'); console.log(Object.keys(require.cache).length)`);
+    const r = inFreshNode(
+      `require('./dist/dataset/import/dataset-import-cli'); console.log(Object.keys(require.cache).length)`,
+    );
     command.push(r.ms);
     modules = Number(r.out);
   }
-  console.log(`starting the import command: ${median(command).toFixed(0)} ms (${modules} modules) against a bare node's ${median(bare).toFixed(0)} ms, median of ${ROUNDS}`);
+  console.log(
+    `starting the import command: ${median(command).toFixed(0)} ms (${modules} modules) against a bare node's ${median(bare).toFixed(0)} ms, median of ${ROUNDS}`,
+  );
 
   for (const [cc, file] of files) {
     const format = formatsOf(cc)[0];
@@ -106,7 +110,9 @@ async function main() {
     }
     const d = median(decode);
     const s = median(read);
-    console.log(`${cc}: ${rows.toLocaleString('en')} rows read, folded and encoded in ${s.toFixed(2)} s (${Math.round(rows / s).toLocaleString('en')} rows/s) against ${d.toFixed(2)} s to decompress and decode the file: ${(s / d).toFixed(1)}× (median of ${ROUNDS})`);
+    console.log(
+      `${cc}: ${rows.toLocaleString('en')} rows read, folded and encoded in ${s.toFixed(2)} s (${Math.round(rows / s).toLocaleString('en')} rows/s) against ${d.toFixed(2)} s to decompress and decode the file: ${(s / d).toFixed(1)}× (median of ${ROUNDS})`,
+    );
   }
 }
 

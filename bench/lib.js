@@ -9,7 +9,11 @@ const autocannon = require('autocannon');
 const ROOT = join(__dirname, '..');
 
 function run(cmd, args, env = {}) {
-  const r = spawnSync(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(cmd, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`);
 }
 
@@ -47,12 +51,28 @@ async function waitFor(url, ms) {
 /** autocannon run; fails on any non-2xx answer, error or timeout (a fast error is no result). */
 function cannon(title, opts) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: Number(process.env.BENCH_CONNECTIONS ?? 10), duration: Number(process.env.BENCH_SECONDS ?? 10), ...opts }, (err, result) => {
-      if (err) return reject(err);
-      const bad = result.non2xx + result.errors + result.timeouts;
-      if (bad > 0) return reject(new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`));
-      resolve({ title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total });
-    });
+    autocannon(
+      {
+        connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+        duration: Number(process.env.BENCH_SECONDS ?? 10),
+        ...opts,
+      },
+      (err, result) => {
+        if (err) return reject(err);
+        const bad = result.non2xx + result.errors + result.timeouts;
+        if (bad > 0)
+          return reject(
+            new Error(`${title}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`),
+          );
+        resolve({
+          title,
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          total: result.requests.total,
+        });
+      },
+    );
   });
 }
 
@@ -60,7 +80,11 @@ function cannon(title, opts) {
 function closedRegisters() {
   const { REGISTER_TABLE } = require(join(ROOT, 'dist/registers/register-table.js'));
   const env = {};
-  for (const def of REGISTER_TABLE) for (const [purpose, endpoint] of Object.entries(def.endpoints)) if (!endpoint.linksOnly) env[`REGISTER_${def.country}_${purpose}_URL`] = `http://127.0.0.1:9/${def.country.toLowerCase()}/${purpose.toLowerCase()}`;
+  for (const def of REGISTER_TABLE)
+    for (const [purpose, endpoint] of Object.entries(def.endpoints))
+      if (!endpoint.linksOnly)
+        env[`REGISTER_${def.country}_${purpose}_URL`] =
+          `http://127.0.0.1:9/${def.country.toLowerCase()}/${purpose.toLowerCase()}`;
   return env;
 }
 
@@ -79,7 +103,11 @@ const START_FLAGS = (() => {
 
 /** Starts the compiled app (or any script) and returns the child process. */
 function startNode(args, env) {
-  return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 async function stop(child) {
@@ -110,4 +138,20 @@ function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
-module.exports = { median, cpuMs, EMBEDDED, ROOT, START_FLAGS, run, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER };
+module.exports = {
+  median,
+  cpuMs,
+  EMBEDDED,
+  ROOT,
+  START_FLAGS,
+  run,
+  ensureBuilt,
+  freePort,
+  waitFor,
+  cannon,
+  closedRegisters,
+  startNode,
+  stop,
+  row,
+  HEADER,
+};

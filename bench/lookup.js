@@ -33,7 +33,9 @@ function percentile(values, p) {
 
 /** The GB numbers of the bundled sample: what the seeded fallback dataset holds. */
 function gbNumbers() {
-  return require(join(ROOT, 'src/dataset/seed/bundled-sample.json')).filter((c) => c.country === 'GB').map((c) => c.registrationNumber);
+  return require(join(ROOT, 'src/dataset/seed/bundled-sample.json'))
+    .filter((c) => c.country === 'GB')
+    .map((c) => c.registrationNumber);
 }
 
 /** One GET on a keep-alive agent (less client overhead than fetch); resolves to ms. */
@@ -45,9 +47,13 @@ function timedGet(agent, port, path) {
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
         const ms = Number(process.hrtime.bigint() - t) / 1e6;
-        if (res.statusCode !== 200) return reject(new Error(`${path}: HTTP ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`));
+        if (res.statusCode !== 200)
+          return reject(new Error(`${path}: HTTP ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`));
         const body = JSON.parse(Buffer.concat(chunks).toString());
-        if (body.register?.status !== 'paused') return reject(new Error(`${path}: not answered by the fallback dataset (register status ${body.register?.status})`));
+        if (body.register?.status !== 'paused')
+          return reject(
+            new Error(`${path}: not answered by the fallback dataset (register status ${body.register?.status})`),
+          );
         resolve(ms);
       });
       res.on('error', reject);
@@ -70,7 +76,8 @@ async function compare(label, port, sql, numbers = gbNumbers()) {
   for (let round = 0; round < ROUNDS; round++) {
     const h = [];
     const s = [];
-    for (let i = 0; i < LOOKUPS; i++) h.push(await timedGet(agent, port, `/api/public/v1/companies/GB/${numbers[i % numbers.length]}`));
+    for (let i = 0; i < LOOKUPS; i++)
+      h.push(await timedGet(agent, port, `/api/public/v1/companies/GB/${numbers[i % numbers.length]}`));
     for (let i = 0; i < LOOKUPS; i++) {
       const t = process.hrtime.bigint();
       const rows = await sql(numbers[i % numbers.length]);
@@ -82,7 +89,14 @@ async function compare(label, port, sql, numbers = gbNumbers()) {
     roundP50.push(percentile(h, 50) - percentile(s, 50));
   }
   agent.destroy();
-  const out = { label, httpP50: percentile(httpMs, 50), httpP99: percentile(httpMs, 99), sqlP50: percentile(sqlMs, 50), sqlP99: percentile(sqlMs, 99), roundDiffs: roundP50 };
+  const out = {
+    label,
+    httpP50: percentile(httpMs, 50),
+    httpP99: percentile(httpMs, 99),
+    sqlP50: percentile(sqlMs, 50),
+    sqlP99: percentile(sqlMs, 99),
+    roundDiffs: roundP50,
+  };
   out.diffP50 = out.httpP50 - out.sqlP50;
   console.log(
     `${label.padEnd(9)} HTTP p50 ${out.httpP50.toFixed(2)} ms (p99 ${out.httpP99.toFixed(2)}), its SQL p50 ${out.sqlP50.toFixed(2)} ms (p99 ${out.sqlP99.toFixed(2)}): ` +
@@ -100,7 +114,16 @@ async function embedded() {
   let db;
   try {
     const port = await freePort();
-    app = startNode(['dist/main.js'], { ...EMBEDDED, ...closedRegisters(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dir, 'api'), REGISTER_GB_PAUSED: 'true', RATE_LIMIT_ALLOWLIST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
+    app = startNode(['dist/main.js'], {
+      ...EMBEDDED,
+      ...closedRegisters(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: join(dir, 'api'),
+      REGISTER_GB_PAUSED: 'true',
+      RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    });
     await waitFor(`http://127.0.0.1:${port}/health/live`, 60_000);
     db = await openPGlite(join(dir, 'direct', 'pglite'), { template: templateKey(true) });
     return await compare('embedded', port, async (n) => (await db.query(findByNumberSql(), ['GB', n])).rows);
@@ -127,10 +150,24 @@ async function postgres(admin) {
   let client;
   psql(admin, `CREATE DATABASE ${name}`);
   try {
-    const m = spawnSync(process.execPath, ['dist/cli/migrate.js'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+    const m = spawnSync(process.execPath, ['dist/cli/migrate.js'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    });
     if (m.status !== 0) throw new Error(`migrations failed: ${m.stderr}`);
     const port = await freePort();
-    app = startNode(['dist/main.js', '--role=api'], { ...closedRegisters(), DATABASE_URL: url.toString(), REDIS_URL: '', MIGRATE_ON_BOOT: 'false', PORT: String(port), HOST: '127.0.0.1', REGISTER_GB_PAUSED: 'true', RATE_LIMIT_ALLOWLIST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
+    app = startNode(['dist/main.js', '--role=api'], {
+      ...closedRegisters(),
+      DATABASE_URL: url.toString(),
+      REDIS_URL: '',
+      MIGRATE_ON_BOOT: 'false',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REGISTER_GB_PAUSED: 'true',
+      RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    });
     await waitFor(`http://127.0.0.1:${port}/health/ready`, 60_000);
     client = new Client({ connectionString: url.toString() });
     await client.connect();
@@ -144,7 +181,9 @@ async function postgres(admin) {
 
 async function main() {
   ensureBuilt();
-  console.log(`Lookup by number (GET /api/public/v1/companies/GB/{number}, GB paused: the fallback dataset answers), ${ROUNDS} rounds of ${LOOKUPS}, one at a time`);
+  console.log(
+    `Lookup by number (GET /api/public/v1/companies/GB/{number}, GB paused: the fallback dataset answers), ${ROUNDS} rounds of ${LOOKUPS}, one at a time`,
+  );
   const out = { embedded: await embedded() };
   if (process.env.DATABASE_URL) out.postgres = await postgres(process.env.DATABASE_URL);
   else console.log('DATABASE_URL not set: the Postgres lookup was skipped.');

@@ -26,7 +26,18 @@ const { existsSync, statSync, unlinkSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ROOT, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop, row, HEADER } = require('./lib');
+const {
+  ROOT,
+  ensureBuilt,
+  freePort,
+  waitFor,
+  cannon,
+  closedRegisters,
+  startNode,
+  stop,
+  row,
+  HEADER,
+} = require('./lib');
 const { generateGb, generateNo } = require('./bulk-generator');
 const { buildClasses, judge } = require('./query-classes');
 const { compare } = require('./lookup');
@@ -49,11 +60,15 @@ function seconds(fn) {
 }
 
 function importFile(url, country, file) {
-  const r = spawnSync(process.execPath, ['dist/cli/dataset-import.js', '--country', country, '--file', file, '--produced-at', '2026-11-01'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['dist/cli/dataset-import.js', '--country', country, '--file', file, '--produced-at', '2026-11-01'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    },
+  );
   if (r.status !== 0) throw new Error(`dataset:import ${country} failed: ${r.stderr || r.stdout}`);
   return r.stdout;
 }
@@ -70,10 +85,24 @@ function compareImport(url, country, file, rows) {
   } else {
     // Each line of the decompressed JSON array as it is (no quoting, no escapes).
     psql(url, ['-c', 'DROP TABLE IF EXISTS plain_no; CREATE TABLE plain_no (line text)']);
-    copySeconds = seconds(() => psql(url, ['-c', `\\copy plain_no FROM PROGRAM 'gzip -dc ${file}' WITH (FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02')`]));
+    copySeconds = seconds(() =>
+      psql(url, [
+        '-c',
+        `\\copy plain_no FROM PROGRAM 'gzip -dc ${file}' WITH (FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02')`,
+      ]),
+    );
   }
   const imported = Number(psql(url, ['-c', `SELECT count(*) FROM company WHERE country = '${country}'`]));
-  return { country, rows, imported, importSeconds, copySeconds, importRate: imported / importSeconds, copyRate: rows / copySeconds, ratio: copySeconds / importSeconds };
+  return {
+    country,
+    rows,
+    imported,
+    importSeconds,
+    copySeconds,
+    importRate: imported / importSeconds,
+    copyRate: rows / copySeconds,
+    ratio: copySeconds / importSeconds,
+  };
 }
 
 function percentile(sorted, p) {
@@ -106,7 +135,17 @@ async function timedClasses(baseUrl, classes) {
       }
     }
     ms.sort((a, b) => a - b);
-    report.push({ kind, n: queries.length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms[ms.length - 1], slowest, found: judged ? found / judged : null, loose: judged ? loose / judged : null, empty });
+    report.push({
+      kind,
+      n: queries.length,
+      p50: percentile(ms, 50),
+      p99: percentile(ms, 99),
+      max: ms[ms.length - 1],
+      slowest,
+      found: judged ? found / judged : null,
+      loose: judged ? loose / judged : null,
+      empty,
+    });
   }
   return report;
 }
@@ -128,13 +167,22 @@ async function main() {
   try {
     if (!exists) {
       psql(admin, ['-c', `CREATE DATABASE ${name}`]);
-      const m = spawnSync(process.execPath, ['dist/cli/migrate.js'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: dbUrl, DATASET_SEED: 'false', LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+      const m = spawnSync(process.execPath, ['dist/cli/migrate.js'], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: dbUrl, DATASET_SEED: 'false', LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+      });
       if (m.status !== 0) throw new Error(`migrations failed: ${m.stderr}`);
-      for (const [file, gen, rows] of [[gbFile, generateGb, ROWS], [noFile, generateNo, NO_ROWS]]) {
+      for (const [file, gen, rows] of [
+        [gbFile, generateGb, ROWS],
+        [noFile, generateNo, NO_ROWS],
+      ]) {
         if (existsSync(file)) continue;
         const t = Date.now();
         await gen(file, rows);
-        console.log(`generated ${file}: ${rows.toLocaleString('en')} rows, ${(statSync(file).size / 1048576).toFixed(0)} MB, ${((Date.now() - t) / 1000).toFixed(0)} s`);
+        console.log(
+          `generated ${file}: ${rows.toLocaleString('en')} rows, ${(statSync(file).size / 1048576).toFixed(0)} MB, ${((Date.now() - t) / 1000).toFixed(0)} s`,
+        );
       }
       out.imports = [compareImport(dbUrl, 'GB', gbFile, ROWS), compareImport(dbUrl, 'NO', noFile, NO_ROWS)];
       console.log(`\nImport (dataset:import into an empty dataset vs psql \\copy of the same file into a plain table)`);
@@ -155,7 +203,15 @@ async function main() {
       rows,
       perClass: PER_CLASS,
       limit: LIMIT,
-      counts: async (words) => new Map((await client.query(`SELECT word, companies FROM company_word WHERE country = 'GB' AND word = ANY($1::text[])`, [words])).rows.map((r) => [r.word, Number(r.companies)])),
+      counts: async (words) =>
+        new Map(
+          (
+            await client.query(
+              `SELECT word, companies FROM company_word WHERE country = 'GB' AND word = ANY($1::text[])`,
+              [words],
+            )
+          ).rows.map((r) => [r.word, Number(r.companies)]),
+        ),
       beginning: async (prefix, limit) => {
         const words = prefix.split(' ');
         const q = words.map((w, k) => (k === words.length - 1 ? `'${w}':*` : `'${w}'`)).join(' & ');
@@ -184,13 +240,21 @@ async function main() {
     // One pass to warm caches, as a service that has been up a while has them.
     await timedClasses(base, classes);
     out.classes = await timedClasses(base, classes);
-    console.log(`\nGET /api/public/v1/search, GB paused (fallback dataset of ${rows.toLocaleString('en')} companies), ${PER_CLASS} queries per class, one at a time`);
-    console.log(`${'class'.padEnd(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}  ${'found'.padStart(6)} ${'found*'.padStart(7)} ${'empty'.padStart(5)}  slowest`);
+    console.log(
+      `\nGET /api/public/v1/search, GB paused (fallback dataset of ${rows.toLocaleString('en')} companies), ${PER_CLASS} queries per class, one at a time`,
+    );
+    console.log(
+      `${'class'.padEnd(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}  ${'found'.padStart(6)} ${'found*'.padStart(7)} ${'empty'.padStart(5)}  slowest`,
+    );
     for (const c of out.classes) {
       const pct = (x) => (x === null ? '—' : `${(100 * x).toFixed(0)}%`);
-      console.log(`${c.kind.padEnd(8)} ${c.p50.toFixed(1).padStart(7)} ${c.p99.toFixed(1).padStart(7)} ${c.max.toFixed(1).padStart(7)}  ${pct(c.found).padStart(6)} ${pct(c.loose).padStart(7)} ${String(c.empty).padStart(5)}  "${c.slowest.q}"`);
+      console.log(
+        `${c.kind.padEnd(8)} ${c.p50.toFixed(1).padStart(7)} ${c.p99.toFixed(1).padStart(7)} ${c.max.toFixed(1).padStart(7)}  ${pct(c.found).padStart(6)} ${pct(c.loose).padStart(7)} ${String(c.empty).padStart(5)}  "${c.slowest.q}"`,
+      );
     }
-    console.log('found* counts a result with exactly the name (exact, typo) and a prefix that 20+ names begin with (prefix)');
+    console.log(
+      'found* counts a result with exactly the name (exact, typo) and a prefix that 20+ names begin with (prefix)',
+    );
 
     // GET /companies/GB/{number} against its own SQL through pg, on the numbers of the class.
     const { findByNumberSql } = require(join(ROOT, 'dist/dataset/dataset.service.js'));
@@ -198,12 +262,19 @@ async function main() {
     await direct.connect();
     try {
       console.log('');
-      out.lookup = await compare('lookup by number (GET /companies/GB/{number}) over its SQL:', Number(port), async (n) => (await direct.query(findByNumberSql(), ['GB', n])).rows, classes.number.map((x) => x.q));
+      out.lookup = await compare(
+        'lookup by number (GET /companies/GB/{number}) over its SQL:',
+        Number(port),
+        async (n) => (await direct.query(findByNumberSql(), ['GB', n])).rows,
+        classes.number.map((x) => x.q),
+      );
     } finally {
       await direct.end();
     }
 
-    const mix = Object.values(classes).flatMap((qs) => qs.slice(0, 20)).map((x) => ({ method: 'GET', path: `/api/public/v1/search?q=${encodeURIComponent(x.q)}&country=GB` }));
+    const mix = Object.values(classes)
+      .flatMap((qs) => qs.slice(0, 20))
+      .map((x) => ({ method: 'GET', path: `/api/public/v1/search?q=${encodeURIComponent(x.q)}&country=GB` }));
     const http = await cannon('GET /search, rotating mix of every class', { url: base, requests: mix });
     out.mix = http;
     console.log(`\n${HEADER}\n${row(http.title, http)}`);
@@ -213,7 +284,9 @@ async function main() {
     if (process.env.BENCH_SKIP_EMBEDDED !== '1') {
       const { embeddedStart } = require('./foundation');
       out.embedded = await embeddedStart();
-      console.log(`\nembedded default: npm start on an empty DATA_DIR to the first 200 in ${out.embedded.coldStartMs.toFixed(0)} ms; idle RSS ${out.embedded.idleRssMb.toFixed(0)} MB`);
+      console.log(
+        `\nembedded default: npm start on an empty DATA_DIR to the first 200 in ${out.embedded.coldStartMs.toFixed(0)} ms; idle RSS ${out.embedded.idleRssMb.toFixed(0)} MB`,
+      );
     }
     return out;
   } finally {

@@ -40,8 +40,15 @@ function sampleBody() {
       registration_number: '912345678',
       register: { name: 'Enhetsregisteret', official_url: 'https://www.brreg.no' },
       change: { field: 'name', previous: 'OLD BENCH 1 AS', current: 'BENCH COMPANY 1 AS', observed_at: now },
-      provenance: { source_mode: 'live', source_url: 'https://virksomhet.brreg.no/nb/oppslag/enheter/912345678', retrieved_at: now },
-      links: { self: 'https://registry-lookup.example/api/public/v1/companies/NO/912345678', changes: 'https://registry-lookup.example/api/public/v1/companies/NO/912345678/changes' },
+      provenance: {
+        source_mode: 'live',
+        source_url: 'https://virksomhet.brreg.no/nb/oppslag/enheter/912345678',
+        retrieved_at: now,
+      },
+      links: {
+        self: 'https://registry-lookup.example/api/public/v1/companies/NO/912345678',
+        changes: 'https://registry-lookup.example/api/public/v1/companies/NO/912345678/changes',
+      },
     },
   });
 }
@@ -50,7 +57,9 @@ function sampleBody() {
 function loadBaseline() {
   const ts = require('typescript');
   const source = execFileSync('git', ['show', `${BASELINE}:${CLIENT_PATH}`], { cwd: ROOT, encoding: 'utf8' });
-  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } });
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+  });
   const filename = join(ROOT, 'dist/webhooks/outbound/outbound-http-client.baseline.js');
   const m = new Module(filename, module);
   m.filename = filename;
@@ -71,7 +80,12 @@ async function drive(client, url, body, seconds) {
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
       while (Date.now() < end) {
-        const res = await client.post({ url, headers: { 'content-type': 'application/json', 'webhook-id': `msg_${done}` }, body, timeoutMs: 15_000 });
+        const res = await client.post({
+          url,
+          headers: { 'content-type': 'application/json', 'webhook-id': `msg_${done}` },
+          body,
+          timeoutMs: 15_000,
+        });
         if (res.status !== 200) throw new Error(`answered ${res.status}`);
         done++;
       }
@@ -95,9 +109,22 @@ async function main() {
   const guard = new AddressGuard(parseCidrs('127.0.0.0/8'));
   try {
     await waitFor(`${target}/__stats`, 10_000);
-    const clients = { old: new Baseline(guard, new DnsResolver(), 'bench'), new: new OutboundHttpClient(guard, new DnsResolver(), 'bench') };
+    const clients = {
+      old: new Baseline(guard, new DnsResolver(), 'bench'),
+      new: new OutboundHttpClient(guard, new DnsResolver(), 'bench'),
+    };
     const measures = {
-      autocannon: async () => (await cannon('autocannon', { url: `${target}/hook/raw`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: IN_FLIGHT, duration: SECONDS })).total,
+      autocannon: async () =>
+        (
+          await cannon('autocannon', {
+            url: `${target}/hook/raw`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+            connections: IN_FLIGHT,
+            duration: SECONDS,
+          })
+        ).total,
       old: () => drive(clients.old, `${target}/hook/old`, body, SECONDS),
       new: () => drive(clients.new, `${target}/hook/new`, body, SECONDS),
     };
@@ -105,8 +132,12 @@ async function main() {
     await drive(clients.old, `${target}/hook/warm`, body, 1);
     await drive(clients.new, `${target}/hook/warm`, body, 1);
 
-    const totals = Object.fromEntries(Object.keys(measures).map((k) => [k, { requests: 0, ms: 0, cpuMs: 0, receiverCpuMs: 0 }]));
-    console.log(`Outbound webhook client, ${IN_FLIGHT} requests in flight, ${Buffer.byteLength(body)}-byte JSON body, ${ROUNDS} rounds of ${SECONDS} s each`);
+    const totals = Object.fromEntries(
+      Object.keys(measures).map((k) => [k, { requests: 0, ms: 0, cpuMs: 0, receiverCpuMs: 0 }]),
+    );
+    console.log(
+      `Outbound webhook client, ${IN_FLIGHT} requests in flight, ${Buffer.byteLength(body)}-byte JSON body, ${ROUNDS} rounds of ${SECONDS} s each`,
+    );
     console.log(`baseline (old): the node:http client at ${BASELINE.slice(0, 10)}, read from git`);
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? ['autocannon', 'old', 'new'] : ['new', 'old', 'autocannon'];
@@ -119,7 +150,12 @@ async function main() {
         const ms = performance.now() - t0;
         const cpu = selfCpuMs() - cpu0;
         const rcpu = cpuMs(receiver.pid) - rcpu0;
-        Object.assign(totals[name], { requests: totals[name].requests + requests, ms: totals[name].ms + ms, cpuMs: totals[name].cpuMs + cpu, receiverCpuMs: totals[name].receiverCpuMs + rcpu });
+        Object.assign(totals[name], {
+          requests: totals[name].requests + requests,
+          ms: totals[name].ms + ms,
+          cpuMs: totals[name].cpuMs + cpu,
+          receiverCpuMs: totals[name].receiverCpuMs + rcpu,
+        });
         cells.push(`${name} ${((requests * 1000) / ms).toFixed(0)}/s (${(cpu / requests).toFixed(3)} ms CPU/req)`);
       }
       console.log(`round ${round + 1}: ${cells.join(', ')}`);
@@ -129,9 +165,15 @@ async function main() {
 
     const rate = (k) => (totals[k].requests * 1000) / totals[k].ms;
     console.log('');
-    for (const [k, label] of [['autocannon', 'autocannon POST'], ['old', 'old client (node:http)'], ['new', 'new client (undici)']]) {
+    for (const [k, label] of [
+      ['autocannon', 'autocannon POST'],
+      ['old', 'old client (node:http)'],
+      ['new', 'new client (undici)'],
+    ]) {
       const t = totals[k];
-      console.log(`${label.padEnd(24)} ${rate(k).toFixed(0).padStart(7)} req/s   this process ${(t.cpuMs / t.requests).toFixed(3)} ms CPU/req   receiver ${(t.receiverCpuMs / t.requests).toFixed(3)} ms CPU/req`);
+      console.log(
+        `${label.padEnd(24)} ${rate(k).toFixed(0).padStart(7)} req/s   this process ${(t.cpuMs / t.requests).toFixed(3)} ms CPU/req   receiver ${(t.receiverCpuMs / t.requests).toFixed(3)} ms CPU/req`,
+      );
     }
     console.log(`new ÷ autocannon: ${(rate('new') / rate('autocannon')).toFixed(2)}`);
     console.log(`new ÷ old:        ${(rate('new') / rate('old')).toFixed(2)}`);

@@ -130,9 +130,13 @@ async function buildClasses({ rows, perClass, limit, counts, beginning, seed = 7
 function judge(kind, query, results) {
   if (query.i < 0) return { found: null, loose: null };
   const number = gbNumberOf(query.i);
-  const found = kind === 'number' ? results[0]?.registrationNumber === number : results.some((r) => r.registrationNumber === number);
+  const found =
+    kind === 'number'
+      ? results[0]?.registrationNumber === number
+      : results.some((r) => r.registrationNumber === number);
   let loose = found;
-  if (!found && (kind === 'exact' || kind === 'typo')) loose = results.some((r) => withoutLegalForm(r.name) === withoutLegalForm(nameOf(query.i)));
+  if (!found && (kind === 'exact' || kind === 'typo'))
+    loose = results.some((r) => withoutLegalForm(r.name) === withoutLegalForm(nameOf(query.i)));
   if (!found && kind === 'prefix') loose = query.ambiguous;
   return { found, loose };
 }

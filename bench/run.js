@@ -35,7 +35,9 @@ async function main() {
     console.log('');
     await require('./national-scale').main();
   } else {
-    console.log('\nDATABASE_URL not set: the Postgres benchmark (national scale: import vs psql \\copy, search classes) was skipped.');
+    console.log(
+      '\nDATABASE_URL not set: the Postgres benchmark (national scale: import vs psql \\copy, search classes) was skipped.',
+    );
   }
   if (process.env.DATABASE_URL && process.env.REDIS_URL) {
     console.log('');
@@ -43,7 +45,9 @@ async function main() {
     console.log('');
     await require('./detection').main();
   } else {
-    console.log('\nDATABASE_URL and REDIS_URL not both set: the webhook delivery and detection benchmarks (Postgres + Bull) were skipped.');
+    console.log(
+      '\nDATABASE_URL and REDIS_URL not both set: the webhook delivery and detection benchmarks (Postgres + Bull) were skipped.',
+    );
   }
 }
 

@@ -60,7 +60,11 @@ function change(i) {
     registration_number: String(n),
     register: { name: 'Enhetsregisteret', official_url: 'https://www.brreg.no' },
     change: { field: 'name', previous: `OLD BENCH ${i} AS`, current: `BENCH COMPANY ${i} AS`, observed_at: now },
-    provenance: { source_mode: 'live', source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${n}`, retrieved_at: now },
+    provenance: {
+      source_mode: 'live',
+      source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${n}`,
+      retrieved_at: now,
+    },
   };
 }
 
@@ -72,10 +76,14 @@ function change(i) {
  */
 async function traffic(dataSource, queue) {
   await dataSource.query('SELECT pg_stat_clear_snapshot()');
-  const [db] = await dataSource.query('SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()');
+  const [db] = await dataSource.query(
+    'SELECT (xact_commit + xact_rollback)::bigint AS n FROM pg_stat_database WHERE datname = current_database()',
+  );
   let statements = NaN;
   try {
-    const [st] = await dataSource.query('SELECT sum(calls)::bigint AS n FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())');
+    const [st] = await dataSource.query(
+      'SELECT sum(calls)::bigint AS n FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())',
+    );
     statements = Number(st.n);
   } catch {
     // pg_stat_statements is not loaded on this server
@@ -114,14 +122,21 @@ async function recordFloor(dataSource, publisher, accountId) {
   const { signatureHeader, newWebhookSecret } = require(join(ROOT, 'dist/webhooks/signing/standard-webhooks.js'));
   const ids = [];
   for (let i = 0; i < EVENTS; i++) {
-    const published = await dataSource.transaction((m) => publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(10_000_000 + i) }));
+    const published = await dataSource.transaction((m) =>
+      publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(10_000_000 + i) }),
+    );
     ids.push(...published.deliveries.map((d) => d.id));
   }
   const pg = new Client({ connectionString: dataSource.options.url });
   await pg.connect();
   try {
     await pg.query('SET synchronous_commit = off');
-    const rows = (await pg.query('SELECT d.id, d.message_id, e.body FROM delivery d JOIN event e ON e.id = d.event_id WHERE d.id = ANY($1)', [ids])).rows;
+    const rows = (
+      await pg.query(
+        'SELECT d.id, d.message_id, e.body FROM delivery d JOIN event e ON e.id = d.event_id WHERE d.id = ANY($1)',
+        [ids],
+      )
+    ).rows;
     const secret = newWebhookSecret();
     const batches = [];
     for (let i = 0; i < rows.length; i += RECORD_BATCH) batches.push(rows.slice(i, i + RECORD_BATCH));
@@ -131,7 +146,10 @@ async function recordFloor(dataSource, publisher, accountId) {
       const pgBefore = postgresCpuMs();
       for (const batch of batches) await step(batch);
       const used = process.cpuUsage(cpu);
-      return { nodeUs: (used.user + used.system) / rows.length, postgresUs: ((postgresCpuMs() - pgBefore) * 1000) / rows.length };
+      return {
+        nodeUs: (used.user + used.system) / rows.length,
+        postgresUs: ((postgresCpuMs() - pgBefore) * 1000) / rows.length,
+      };
     };
     // The claim: the lease that keeps two workers from making the same attempt.
     const claim = await measure((batch) =>
@@ -145,10 +163,16 @@ async function recordFloor(dataSource, publisher, accountId) {
     // The record: the attempt as sent (signed headers) with its outcome, and the delivery's state.
     const record = await measure((batch) => {
       const ts = Math.floor(Date.now() / 1000);
-      const headers = batch.map((r) => JSON.stringify({
-        'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(r.body)), 'webhook-id': r.message_id,
-        'webhook-timestamp': String(ts), 'webhook-signature': signatureHeader([secret], r.message_id, ts, r.body), 'X-Service-Event': 'company.name_changed',
-      }));
+      const headers = batch.map((r) =>
+        JSON.stringify({
+          'Content-Type': 'application/json',
+          'Content-Length': String(Buffer.byteLength(r.body)),
+          'webhook-id': r.message_id,
+          'webhook-timestamp': String(ts),
+          'webhook-signature': signatureHeader([secret], r.message_id, ts, r.body),
+          'X-Service-Event': 'company.name_changed',
+        }),
+      );
       return pg.query({
         name: 'record_floor',
         text: `WITH a AS (INSERT INTO delivery_attempt (delivery_id, attempt_number, url, request_headers, started_at, finished_at, duration_ms, response_status, response_body)
@@ -158,14 +182,20 @@ async function recordFloor(dataSource, publisher, accountId) {
         values: [batch.map((r) => r.id), headers],
       });
     });
-    return { claim, record, recordUs: record.nodeUs + record.postgresUs, totalUs: claim.nodeUs + claim.postgresUs + record.nodeUs + record.postgresUs };
+    return {
+      claim,
+      record,
+      recordUs: record.nodeUs + record.postgresUs,
+      totalUs: claim.nodeUs + claim.postgresUs + record.nodeUs + record.postgresUs,
+    };
   } finally {
     await pg.end();
   }
 }
 
 async function main() {
-  if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error('DATABASE_URL and REDIS_URL are required (Postgres + Bull)');
+  if (!process.env.DATABASE_URL || !process.env.REDIS_URL)
+    throw new Error('DATABASE_URL and REDIS_URL are required (Postgres + Bull)');
   ensureBuilt();
   const name = `rl_bench_wh_${randomBytes(3).toString('hex')}`;
   const url = new URL(process.env.DATABASE_URL);
@@ -211,22 +241,42 @@ async function main() {
     const config = AppConfig.fromEnv(env, 'worker');
     dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
     queues = ['probe', 'delivery'].map((q) => new Bull(q, { redis: env.REDIS_URL, prefix: env.REDIS_KEY_PREFIX }));
-    const publisher = new EventPublisher(dataSource, new DeliveryQueue(new BullJobQueue(new Map([['probe', queues[0]], ['delivery', queues[1]]]))), new Clock(), config);
+    const publisher = new EventPublisher(
+      dataSource,
+      new DeliveryQueue(
+        new BullJobQueue(
+          new Map([
+            ['probe', queues[0]],
+            ['delivery', queues[1]],
+          ]),
+        ),
+      ),
+      new Clock(),
+      config,
+    );
     const accountId = randomId('acct');
-    await dataSource.query(`INSERT INTO account (id, email, created_at, live_delivery_since) VALUES ($1, 'bench@example.com', now(), now())`, [accountId]);
+    await dataSource.query(
+      `INSERT INTO account (id, email, created_at, live_delivery_since) VALUES ($1, 'bench@example.com', now(), now())`,
+      [accountId],
+    );
     for (let i = 0; i < ENDPOINTS; i++) {
-      await dataSource.query(`INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`, [
-        randomId('we'), accountId, `${target}/hook/${i}`, ['company.name_changed'], newWebhookSecret(),
-      ]);
+      await dataSource.query(
+        `INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`,
+        [randomId('we'), accountId, `${target}/hook/${i}`, ['company.name_changed'], newWebhookSecret()],
+      );
     }
-    const publish = (i) => publisher.publishAndWake({ accountId, kind: 'company.name_changed', isTest: false, data: change(i) });
+    const publish = (i) =>
+      publisher.publishAndWake({ accountId, kind: 'company.name_changed', isTest: false, data: change(i) });
 
     // 1. Throughput: a backlog, then one worker.
     const total = EVENTS * ENDPOINTS;
     const t0 = Date.now();
     for (let i = 0; i < EVENTS; i++) await publish(i);
     const publishMs = Date.now() - t0;
-    worker = startNode([...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), 'dist/worker.js'], env);
+    worker = startNode(
+      [...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean), 'dist/worker.js'],
+      env,
+    );
     await until(async () => (await received(target)) >= 1, 60_000, 'worker start');
     const cpuBefore = cpuMs(worker.pid);
     const pgCpuBefore = postgresCpuMs();
@@ -254,7 +304,9 @@ async function main() {
     await until(async () => (await received(target)) >= ids.length, 60_000, 'steady delivery');
     const steadyHits = (await stats(target)).hits;
     const rows = await dataSource.query(`SELECT message_id, created_at FROM delivery WHERE id = ANY($1)`, [ids]);
-    const latencies = rows.map((r) => steadyHits[r.message_id] - new Date(r.created_at).getTime()).sort((a, b) => a - b);
+    const latencies = rows
+      .map((r) => steadyHits[r.message_id] - new Date(r.created_at).getTime())
+      .sort((a, b) => a - b);
     const [dup] = await dataSource.query(`SELECT count(*)::int AS n FROM delivery WHERE attempt_count <> 1`);
 
     // 3. The receiver's raw POST rate, same body size, as many connections as requests in flight.
@@ -283,14 +335,23 @@ async function main() {
     const { OutboundHttpClient } = require(join(ROOT, 'dist/webhooks/outbound/outbound-http-client.js'));
     const { AddressGuard } = require(join(ROOT, 'dist/webhooks/outbound/address-guard.js'));
     const { DnsResolver } = require(join(ROOT, 'dist/webhooks/outbound/dns-resolver.js'));
-    const client = new OutboundHttpClient(new AddressGuard(config.webhooks.targetAllowlist), new DnsResolver(), 'bench');
+    const client = new OutboundHttpClient(
+      new AddressGuard(config.webhooks.targetAllowlist),
+      new DnsResolver(),
+      'bench',
+    );
     let posted = 0;
     const clientCpu = exchangeMeter();
     const clientEnd = Date.now() + steadySeconds * 1000;
     await Promise.all(
       Array.from({ length: ENDPOINTS * CONCURRENCY }, async () => {
         while (Date.now() < clientEnd) {
-          await client.post({ url: `${target}/hook/client`, headers: { 'content-type': 'application/json' }, body: sample, timeoutMs: 15_000 });
+          await client.post({
+            url: `${target}/hook/client`,
+            headers: { 'content-type': 'application/json' },
+            body: sample,
+            timeoutMs: 15_000,
+          });
           posted++;
         }
       }),
@@ -308,30 +369,69 @@ async function main() {
     const cores = require('node:os').availableParallelism();
     const clientCeiling = (cores * 1_000_000) / (clientExchangeCpuUs + recordCpu.totalUs);
 
-    console.log(`\nWebhook delivery, Postgres + Bull, one worker (${ENDPOINTS} endpoints × ${CONCURRENCY} in flight, receiver answers 200 at once)`);
-    console.log(`backlog of ${total.toLocaleString('en')} deliveries (published in ${(publishMs / 1000).toFixed(1)} s): ${deliveryRate.toFixed(0)} deliveries/s`);
-    console.log(`worker CPU per delivery: ${(workerCpuMs / total).toFixed(2)} ms; Postgres CPU per delivery (every postgres process on the machine, ended backends excepted): ${(pgCpuMs / total).toFixed(2)} ms`);
+    console.log(
+      `\nWebhook delivery, Postgres + Bull, one worker (${ENDPOINTS} endpoints × ${CONCURRENCY} in flight, receiver answers 200 at once)`,
+    );
+    console.log(
+      `backlog of ${total.toLocaleString('en')} deliveries (published in ${(publishMs / 1000).toFixed(1)} s): ${deliveryRate.toFixed(0)} deliveries/s`,
+    );
+    console.log(
+      `worker CPU per delivery: ${(workerCpuMs / total).toFixed(2)} ms; Postgres CPU per delivery (every postgres process on the machine, ended backends excepted): ${(pgCpuMs / total).toFixed(2)} ms`,
+    );
     const perDelivery = (k) => ((trafficAfter[k] - trafficBefore[k]) / total).toFixed(1);
     const statements = Number.isNaN(trafficAfter.statements) ? '' : `${perDelivery('statements')} SQL statements, `;
-    console.log(`round trips per delivery (the backlog; every client of the database and of Redis): ${statements}${perDelivery('transactions')} database transactions, ${perDelivery('redis')} Redis commands (Lua script steps included)`);
-    console.log(`autocannon POST to the same receiver (${ENDPOINTS * CONCURRENCY} connections): ${raw.rps.toFixed(0)} req/s`);
+    console.log(
+      `round trips per delivery (the backlog; every client of the database and of Redis): ${statements}${perDelivery('transactions')} database transactions, ${perDelivery('redis')} Redis commands (Lua script steps included)`,
+    );
+    console.log(
+      `autocannon POST to the same receiver (${ENDPOINTS * CONCURRENCY} connections): ${raw.rps.toFixed(0)} req/s`,
+    );
     console.log(`deliveries ÷ raw POST rate: ${(deliveryRate / raw.rps).toFixed(2)}`);
-    console.log(`the worker's outbound client alone (no database, no queue): ${clientRate.toFixed(0)} POST/s (deliveries ÷ that: ${(deliveryRate / clientRate).toFixed(2)})`);
+    console.log(
+      `the worker's outbound client alone (no database, no queue): ${clientRate.toFixed(0)} POST/s (deliveries ÷ that: ${(deliveryRate / clientRate).toFixed(2)})`,
+    );
     const us = (x) => `${x.nodeUs.toFixed(0)} µs here + ${x.postgresUs.toFixed(0)} µs in Postgres`;
-    console.log(`CPU per request, both ends: autocannon and the receiver ${exchangeCpuUs.toFixed(0)} µs; the worker's outbound client and the receiver ${clientExchangeCpuUs.toFixed(0)} µs`);
-    console.log(`the least a delivery writes, in batches of ${RECORD_BATCH}: the claim (its lease) ${us(recordCpu.claim)}; the record (the attempt as sent, with its outcome, and the delivery's state) ${us(recordCpu.record)}`);
-    const ceilingOf = (httpUs, writeUs) => { const rate = (cores * 1_000_000) / (httpUs + writeUs); return `${rate.toFixed(0)} deliveries/s = ${(rate / raw.rps).toFixed(2)}`; };
-    console.log(`ceiling on ${cores} cores, CPU-bound, of autocannon's rate — with the outbound client: ${ceilingOf(clientExchangeCpuUs, recordCpu.totalUs)}; with the record alone (no lease): ${ceilingOf(clientExchangeCpuUs, recordCpu.recordUs)}`);
-    console.log(`  were the HTTP as cheap as autocannon's: ${ceilingOf(exchangeCpuUs, recordCpu.totalUs)}; record alone: ${ceilingOf(exchangeCpuUs, recordCpu.recordUs)}`);
+    console.log(
+      `CPU per request, both ends: autocannon and the receiver ${exchangeCpuUs.toFixed(0)} µs; the worker's outbound client and the receiver ${clientExchangeCpuUs.toFixed(0)} µs`,
+    );
+    console.log(
+      `the least a delivery writes, in batches of ${RECORD_BATCH}: the claim (its lease) ${us(recordCpu.claim)}; the record (the attempt as sent, with its outcome, and the delivery's state) ${us(recordCpu.record)}`,
+    );
+    const ceilingOf = (httpUs, writeUs) => {
+      const rate = (cores * 1_000_000) / (httpUs + writeUs);
+      return `${rate.toFixed(0)} deliveries/s = ${(rate / raw.rps).toFixed(2)}`;
+    };
+    console.log(
+      `ceiling on ${cores} cores, CPU-bound, of autocannon's rate — with the outbound client: ${ceilingOf(clientExchangeCpuUs, recordCpu.totalUs)}; with the record alone (no lease): ${ceilingOf(clientExchangeCpuUs, recordCpu.recordUs)}`,
+    );
+    console.log(
+      `  were the HTTP as cheap as autocannon's: ${ceilingOf(exchangeCpuUs, recordCpu.totalUs)}; record alone: ${ceilingOf(exchangeCpuUs, recordCpu.recordUs)}`,
+    );
     // autocannon's measured rate moves with more than CPU (at 32 connections it is not always CPU-bound): the same ceiling as CPU against CPU.
-    console.log(`  by CPU alone (autocannon's exchange ÷ the worker's least per delivery), steadier from run to run: ${(exchangeCpuUs / (clientExchangeCpuUs + recordCpu.totalUs)).toFixed(2)} with the outbound client, ${(exchangeCpuUs / (exchangeCpuUs + recordCpu.totalUs)).toFixed(2)} were the HTTP as cheap as autocannon's`);
-    console.log(`event written → receiver hit at ${RATE} events/s (${ids.length} deliveries): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`);
+    console.log(
+      `  by CPU alone (autocannon's exchange ÷ the worker's least per delivery), steadier from run to run: ${(exchangeCpuUs / (clientExchangeCpuUs + recordCpu.totalUs)).toFixed(2)} with the outbound client, ${(exchangeCpuUs / (exchangeCpuUs + recordCpu.totalUs)).toFixed(2)} were the HTTP as cheap as autocannon's`,
+    );
+    console.log(
+      `event written → receiver hit at ${RATE} events/s (${ids.length} deliveries): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
+    );
     console.log(`deliveries attempted more than once: ${dup.n}`);
-    return { deliveryRate, rawRate: raw.rps, clientRate, ratio: deliveryRate / raw.rps, ceilingRatio: clientCeiling / raw.rps, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    return {
+      deliveryRate,
+      rawRate: raw.rps,
+      clientRate,
+      ratio: deliveryRate / raw.rps,
+      ceilingRatio: clientCeiling / raw.rps,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+    };
   } finally {
     await stop(worker);
     await stop(receiver);
-    for (const q of queues) await q.obliterate({ force: true }).catch(() => undefined).then(() => q.close());
+    for (const q of queues)
+      await q
+        .obliterate({ force: true })
+        .catch(() => undefined)
+        .then(() => q.close());
     await dataSource?.destroy();
     const c = new Client({ connectionString: process.env.DATABASE_URL });
     await c.connect();

@@ -14,14 +14,18 @@ const { WEB_PAGES, WEB_OUT_DIR } = require(join(root, 'dist', 'web', 'web-pages.
 const web = join(root, 'web');
 const out = join(root, WEB_OUT_DIR);
 
-const escape = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const escape = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 async function main() {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, 'assets'), { recursive: true });
 
   await esbuild.build({
-    entryPoints: [...WEB_PAGES.map((p) => ({ in: join(web, p.name, 'main.ts'), out: p.name })), { in: join(web, 'styles.css'), out: 'styles' }],
+    entryPoints: [
+      ...WEB_PAGES.map((p) => ({ in: join(web, p.name, 'main.ts'), out: p.name })),
+      { in: join(web, 'styles.css'), out: 'styles' },
+    ],
     outdir: join(out, 'assets'),
     bundle: true,
     minify: true,
@@ -34,7 +38,10 @@ async function main() {
 
   const layout = readFileSync(join(web, 'layout.html'), 'utf8');
   for (const page of WEB_PAGES) {
-    const nav = WEB_PAGES.map((p) => `        <li><a href="${escape(p.path)}"${p === page ? ' aria-current="page"' : ''}>${escape(p.nav)}</a></li>`).join('\n');
+    const nav = WEB_PAGES.map(
+      (p) =>
+        `        <li><a href="${escape(p.path)}"${p === page ? ' aria-current="page"' : ''}>${escape(p.nav)}</a></li>`,
+    ).join('\n');
     const html = layout
       .replace('{{title}}', escape(page.title))
       .replace('{{name}}', escape(page.name))
@@ -45,7 +52,9 @@ async function main() {
 
   const size = (file) => `${(statSync(join(out, file)).size / 1024).toFixed(1)} kB`;
   const files = [...WEB_PAGES.map((p) => `assets/${p.name}.js`), 'assets/styles.css'];
-  console.log(`web: ${WEB_PAGES.length} page${WEB_PAGES.length === 1 ? "" : "s"} into ${WEB_OUT_DIR} (${files.map((f) => `${f} ${size(f)}`).join(', ')})`);
+  console.log(
+    `web: ${WEB_PAGES.length} page${WEB_PAGES.length === 1 ? '' : 's'} into ${WEB_OUT_DIR} (${files.map((f) => `${f} ${size(f)}`).join(', ')})`,
+  );
 }
 
 main().catch((err) => {

@@ -19,27 +19,61 @@ const jest = join(__dirname, '..', 'node_modules', 'jest', 'bin', 'jest.js');
 const extra = process.argv.slice(2);
 
 const UNIT = { label: 'unit', tag: 'unit', project: 'unit', env: {} };
-const E2E_EMBEDDED = { label: 'end-to-end, embedded (PGlite + in-process jobs)', tag: 'e2e-embedded', project: 'e2e', env: { TEST_MODE: 'embedded' } };
-const E2E_SERVICES = { label: 'end-to-end, real services (Postgres + Bull on Redis)', tag: 'e2e-services', project: 'e2e', env: { TEST_MODE: 'services' } };
-const SERVICES = { label: 'real services: several processes, imports at scale', tag: 'services', project: 'services', env: { TEST_MODE: 'services' } };
+const E2E_EMBEDDED = {
+  label: 'end-to-end, embedded (PGlite + in-process jobs)',
+  tag: 'e2e-embedded',
+  project: 'e2e',
+  env: { TEST_MODE: 'embedded' },
+};
+const E2E_SERVICES = {
+  label: 'end-to-end, real services (Postgres + Bull on Redis)',
+  tag: 'e2e-services',
+  project: 'e2e',
+  env: { TEST_MODE: 'services' },
+};
+const SERVICES = {
+  label: 'real services: several processes, imports at scale',
+  tag: 'services',
+  project: 'services',
+  env: { TEST_MODE: 'services' },
+};
 
 /** Runs one phase; resolves with its exit status. Lines are prefixed with its tag when lanes share the output. */
 function runPhase(phase, prefixed) {
   console.log(`\n=== ${phase.label} ===`);
   const started = Date.now();
-  const child = spawn(process.execPath, ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', jest, '--selectProjects', phase.project, '--runInBand', ...extra], {
-    stdio: prefixed ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-    env: { ...process.env, ...phase.env },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--experimental-vm-modules',
+      '--no-warnings=ExperimentalWarning',
+      jest,
+      '--selectProjects',
+      phase.project,
+      '--runInBand',
+      ...extra,
+    ],
+    {
+      stdio: prefixed ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...phase.env },
+    },
+  );
   if (prefixed) {
-    for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
-      createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`[${phase.tag}] ${line}\n`));
+    for (const [stream, out] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) =>
+        out.write(`[${phase.tag}] ${line}\n`),
+      );
     }
   }
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       const status = code ?? (signal ? 1 : 0);
-      console.log(`\n=== ${phase.label}: ${status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s ===`);
+      console.log(
+        `\n=== ${phase.label}: ${status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s ===`,
+      );
       resolve(status);
     });
   });

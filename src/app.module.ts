@@ -89,7 +89,12 @@ const WORKER_IMPORTS = [ScheduleModule.forRoot(), ProbeWorkerModule, DeliveryWor
 @Module({})
 export class ApiModule {
   static forConfig(config: AppConfig): DynamicModule {
-    return { module: ApiModule, imports: [...commonImports(config), ...API_IMPORTS], controllers: API_CONTROLLERS, providers: API_PROVIDERS };
+    return {
+      module: ApiModule,
+      imports: [...commonImports(config), ...API_IMPORTS],
+      controllers: API_CONTROLLERS,
+      providers: API_PROVIDERS,
+    };
   }
 }
 

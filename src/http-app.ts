@@ -18,7 +18,14 @@ import { PROBLEM_CODES, PROBLEMS } from './core/errors/problem-catalog';
 import { RegisterListResponse } from './registers/register-list-response';
 
 /** Headers browser code may read from our responses. */
-export const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Mcp-Session-Id'];
+export const EXPOSED_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'X-Request-Id',
+  'Mcp-Session-Id',
+];
 
 /** Largest JSON body the /api/v1 endpoints read: their inputs are a few hundred bytes. */
 export const API_V1_MAX_BODY = '16kb';
@@ -43,7 +50,14 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     origin: '*',
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Accept', 'MCP-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID', 'X-Request-Id'],
+    allowedHeaders: [
+      'Content-Type',
+      'Accept',
+      'MCP-Protocol-Version',
+      'Mcp-Session-Id',
+      'Last-Event-ID',
+      'X-Request-Id',
+    ],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 86_400,
   });
@@ -62,7 +76,9 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   const rateLimit = app.get(RateLimitMiddleware);
   applyServerLimits(app.getHttpServer(), config, rateLimit);
   const countRequest: Middleware = (req, res, next) => {
-    rateLimit.use(req, res, next)?.catch((err: unknown) => (err instanceof ApiError ? writeProblem(req, res, err) : next(err)));
+    rateLimit
+      .use(req, res, next)
+      ?.catch((err: unknown) => (err instanceof ApiError ? writeProblem(req, res, err) : next(err)));
   };
   // The plain GET /registers, the most frequent request, answered once counted (RegisterListResponse).
   const registerList = app.get(RegisterListResponse);
@@ -83,32 +99,42 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   app.enableShutdownHooks();
 
   const openApi = app.get(OpenApiDocument);
-  openApi.buildWith(() => finalizeOpenApiDocument(SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Registry Lookup API')
-      .setDescription(
-        [
-          'Open, keyless read access to official company registers (GB, AU, CA, FR, DK, NO), with exact provenance on every record.',
-          '',
-          '**Rate limit.** 120 requests per hour per client IP (IPv6: per /64), counted across all /api/public/v1 endpoints. Every response carries `X-RateLimit-Remaining` and `X-RateLimit-Reset` (**seconds until the window resets**, a delta, not an epoch time); over the limit: 429 `rate_limited` with `Retry-After` and `resetAt`.',
-          '',
-          '**Wrong method.** A method an endpoint does not declare is answered 405 `method_not_allowed` (a problem document, with `Allow`).',
-          '',
-          '**Accounts, webhooks, simulator** (`/api/v1`, developer preview): authenticated with `Authorization: Bearer <api key>` from a free account (`POST /api/v1/accounts`); not counted in the per-IP limit above, but limited per account (`X-RateLimit-*` headers count the account).',
-          '',
-          '**Errors** are RFC 9457 problem details (`application/problem+json`) with a machine-readable `code`:',
-          ...PROBLEM_CODES.map((c) => `- \`${c}\` (${PROBLEMS[c].status}): ${PROBLEMS[c].description}`),
-        ].join('\n'),
-      )
-      .setVersion(config.apiVersion)
-      .addServer(config.publicBaseUrl)
-      .addBearerAuth(
-        { type: 'http', scheme: 'bearer', bearerFormat: 'rl_…', description: 'An API key of a free account (POST /api/v1/accounts), as `Authorization: Bearer rl_…`. Only the /api/v1 account, webhook and simulator endpoints take one.' },
-        BEARER_SCHEME,
-      )
-      .build(),
-  )));
+  openApi.buildWith(() =>
+    finalizeOpenApiDocument(
+      SwaggerModule.createDocument(
+        app,
+        new DocumentBuilder()
+          .setTitle('Registry Lookup API')
+          .setDescription(
+            [
+              'Open, keyless read access to official company registers (GB, AU, CA, FR, DK, NO), with exact provenance on every record.',
+              '',
+              '**Rate limit.** 120 requests per hour per client IP (IPv6: per /64), counted across all /api/public/v1 endpoints. Every response carries `X-RateLimit-Remaining` and `X-RateLimit-Reset` (**seconds until the window resets**, a delta, not an epoch time); over the limit: 429 `rate_limited` with `Retry-After` and `resetAt`.',
+              '',
+              '**Wrong method.** A method an endpoint does not declare is answered 405 `method_not_allowed` (a problem document, with `Allow`).',
+              '',
+              '**Accounts, webhooks, simulator** (`/api/v1`, developer preview): authenticated with `Authorization: Bearer <api key>` from a free account (`POST /api/v1/accounts`); not counted in the per-IP limit above, but limited per account (`X-RateLimit-*` headers count the account).',
+              '',
+              '**Errors** are RFC 9457 problem details (`application/problem+json`) with a machine-readable `code`:',
+              ...PROBLEM_CODES.map((c) => `- \`${c}\` (${PROBLEMS[c].status}): ${PROBLEMS[c].description}`),
+            ].join('\n'),
+          )
+          .setVersion(config.apiVersion)
+          .addServer(config.publicBaseUrl)
+          .addBearerAuth(
+            {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'rl_…',
+              description:
+                'An API key of a free account (POST /api/v1/accounts), as `Authorization: Bearer rl_…`. Only the /api/v1 account, webhook and simulator endpoints take one.',
+            },
+            BEARER_SCHEME,
+          )
+          .build(),
+      ),
+    ),
+  );
   SwaggerModule.setup('docs', app, () => openApi.document!, {
     customSiteTitle: 'Registry Lookup API',
     swaggerOptions: { url: '/api/public/v1/openapi.json' },
@@ -143,7 +169,8 @@ export function byPathPrefix(table: Array<[prefix: string, chain: Middleware[]]>
 }
 
 function isUnder(path: string, prefix: string): boolean {
-  if (path.length < prefix.length || (path.length > prefix.length && path.charCodeAt(prefix.length) !== 0x2f)) return false;
+  if (path.length < prefix.length || (path.length > prefix.length && path.charCodeAt(prefix.length) !== 0x2f))
+    return false;
   return path.startsWith(prefix) || path.slice(0, prefix.length).toLowerCase() === prefix;
 }
 
@@ -152,7 +179,9 @@ function isUnder(path: string, prefix: string): boolean {
  * but a preflight made once: cors itself copies its options and joins the exposed headers
  * again for each request. A preflight (OPTIONS) still goes to cors.
  */
-function openCors(options: CorsOptions & { origin: '*'; credentials: false; exposedHeaders: string[] }): (req: Request, res: Response, next: NextFunction) => void {
+function openCors(
+  options: CorsOptions & { origin: '*'; credentials: false; exposedHeaders: string[] },
+): (req: Request, res: Response, next: NextFunction) => void {
   const preflight = cors(options);
   const exposed = options.exposedHeaders.join(',');
   return (req, res, next) => {
@@ -171,7 +200,11 @@ function requireJsonBody(req: Request, res: Response, next: NextFunction): void 
   if (!['POST', 'PUT', 'PATCH'].includes(req.method)) return next();
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (hasBody && !req.is(['application/json', '+json'])) {
-    return writeProblem(req, res, new ApiError('unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).'));
+    return writeProblem(
+      req,
+      res,
+      new ApiError('unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).'),
+    );
   }
   next();
 }
@@ -186,11 +219,22 @@ function parseJsonBody(limit = API_V1_MAX_BODY): (req: Request, res: Response, n
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
       const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large') return writeProblem(req, res, new ApiError('payload_too_large', `The request body exceeds ${limit}.`));
+      if (type === 'entity.too.large')
+        return writeProblem(req, res, new ApiError('payload_too_large', `The request body exceeds ${limit}.`));
       if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
-        return writeProblem(req, res, new ApiError('unsupported_media_type', 'The request body must be UTF-8 JSON, without Content-Encoding.'));
+        return writeProblem(
+          req,
+          res,
+          new ApiError('unsupported_media_type', 'The request body must be UTF-8 JSON, without Content-Encoding.'),
+        );
       }
       const message = type === 'entity.parse.failed' ? 'not valid JSON' : 'the body could not be read';
-      writeProblem(req, res, new ApiError('invalid_body', `The request body is ${message}.`, { errors: [{ field: '(body)', code: 'invalid_json', message }] }));
+      writeProblem(
+        req,
+        res,
+        new ApiError('invalid_body', `The request body is ${message}.`, {
+          errors: [{ field: '(body)', code: 'invalid_json', message }],
+        }),
+      );
     });
 }

@@ -14,7 +14,11 @@ async function bootstrap(): Promise<void> {
   const role: Role = process.argv.includes('--role=api') ? 'api' : 'all';
   const config = AppConfig.fromEnv(process.env, role);
   assertDataDirFree(config);
-  const app = await NestFactory.create(rootModuleFor(role, config), { bufferLogs: true, bodyParser: false, abortOnError: false });
+  const app = await NestFactory.create(rootModuleFor(role, config), {
+    bufferLogs: true,
+    bodyParser: false,
+    abortOnError: false,
+  });
   configureHttpApp(app, config);
   await app.listen(config.port, config.host);
   collectBootGarbage();

@@ -9,7 +9,10 @@ import { AppConfig } from './core/config/app-config';
 async function bootstrap(): Promise<void> {
   const config = AppConfig.fromEnv(process.env, 'worker');
   assertDataDirFree(config);
-  const app = await NestFactory.createApplicationContext(rootModuleFor('worker', config), { bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.createApplicationContext(rootModuleFor('worker', config), {
+    bufferLogs: true,
+    abortOnError: false,
+  });
   const logger = app.get(Logger);
   app.useLogger(logger);
   app.enableShutdownHooks();

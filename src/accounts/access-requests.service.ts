@@ -19,7 +19,8 @@ export interface AccessRequestRow {
   decision_reason: string | null;
 }
 
-export const ACCESS_REQUEST_COLUMNS = 'id, account_id, countries, monthly_volume, events, use_case, state, created_at, decided_at, decision_reason';
+export const ACCESS_REQUEST_COLUMNS =
+  'id, account_id, countries, monthly_volume, events, use_case, state, created_at, decided_at, decision_reason';
 
 /** Requests for live delivery, as their account files and sees them. */
 @Injectable()
@@ -32,10 +33,18 @@ export class AccessRequestsService {
   async create(accountId: string, input: z.infer<typeof accessRequestSchema>): Promise<AccessRequestDto> {
     const now = this.clock.now();
     return this.dataSource.transaction(async (m: EntityManager) => {
-      const accounts: Array<{ live_delivery_since: Date | null }> = await m.query(`SELECT live_delivery_since FROM account WHERE id = $1 FOR UPDATE`, [accountId]);
-      if (accounts[0]?.live_delivery_since) throw new ApiError('conflict', 'Live delivery is already enabled for this account.');
-      const pending: unknown[] = await m.query(`SELECT 1 FROM access_request WHERE account_id = $1 AND state = 'pending'`, [accountId]);
-      if (pending.length) throw new ApiError('conflict', 'This account already has an access request waiting for a decision.');
+      const accounts: Array<{ live_delivery_since: Date | null }> = await m.query(
+        `SELECT live_delivery_since FROM account WHERE id = $1 FOR UPDATE`,
+        [accountId],
+      );
+      if (accounts[0]?.live_delivery_since)
+        throw new ApiError('conflict', 'Live delivery is already enabled for this account.');
+      const pending: unknown[] = await m.query(
+        `SELECT 1 FROM access_request WHERE account_id = $1 AND state = 'pending'`,
+        [accountId],
+      );
+      if (pending.length)
+        throw new ApiError('conflict', 'This account already has an access request waiting for a decision.');
       const rows: AccessRequestRow[] = await m.query(
         `INSERT INTO access_request (id, account_id, countries, monthly_volume, events, use_case, state, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7) RETURNING ${ACCESS_REQUEST_COLUMNS}`,

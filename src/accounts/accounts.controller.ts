@@ -6,7 +6,15 @@ import { openApiSchema } from '../core/validation/zod-openapi';
 import { AccountsService } from './accounts.service';
 import { ApiKeyGuard, CurrentPrincipal } from './api-key.guard';
 import type { Principal } from './api-key-auth.service';
-import { AccountDto, ApiKeyDto, ApiKeyListDto, NewApiKeyDto, newKeySchema, SignupDto, signupSchema } from './dto/account.dto';
+import {
+  AccountDto,
+  ApiKeyDto,
+  ApiKeyListDto,
+  NewApiKeyDto,
+  newKeySchema,
+  SignupDto,
+  signupSchema,
+} from './dto/account.dto';
 import { SignupLimitGuard } from './signup-limit.guard';
 
 @ApiTags('accounts')
@@ -19,7 +27,8 @@ export class AccountsController {
   @UseGuards(SignupLimitGuard)
   @ApiOperation({
     summary: 'Create a free account',
-    description: 'Answers with the account and its first API key, shown this once (`apiKey`). Limited per client IP (SIGNUPS_PER_HOUR_PER_IP, default 10 an hour); the X-RateLimit-* headers count sign-ups.',
+    description:
+      'Answers with the account and its first API key, shown this once (`apiKey`). Limited per client IP (SIGNUPS_PER_HOUR_PER_IP, default 10 an hour); the X-RateLimit-* headers count sign-ups.',
   })
   @ApiBody({ schema: openApiSchema(signupSchema) })
   @ApiCreatedResponse({ type: SignupDto })
@@ -30,7 +39,10 @@ export class AccountsController {
 
   @Get('account')
   @UseGuards(ApiKeyGuard)
-  @ApiOperation({ summary: 'The account of the API key', description: 'With whether live delivery is enabled (see access requests).' })
+  @ApiOperation({
+    summary: 'The account of the API key',
+    description: 'With whether live delivery is enabled (see access requests).',
+  })
   @ApiOkResponse({ type: AccountDto })
   @ApiAccountErrors()
   get(@CurrentPrincipal() principal: Principal): Promise<AccountDto> {
@@ -49,7 +61,10 @@ export class AccountsController {
   @Post('account/keys')
   @HttpCode(201)
   @UseGuards(ApiKeyGuard)
-  @ApiOperation({ summary: 'Create another API key', description: 'The key is in `apiKey`, shown this once. At most 20 active keys per account.' })
+  @ApiOperation({
+    summary: 'Create another API key',
+    description: 'The key is in `apiKey`, shown this once. At most 20 active keys per account.',
+  })
   @ApiBody({ schema: openApiSchema(newKeySchema), required: false })
   @ApiCreatedResponse({ type: NewApiKeyDto })
   @ApiAccountErrors('invalid_body', 'conflict', 'unsupported_media_type', 'payload_too_large')
@@ -59,7 +74,11 @@ export class AccountsController {
 
   @Delete('account/keys/:keyId')
   @UseGuards(ApiKeyGuard)
-  @ApiOperation({ summary: 'Revoke an API key', description: 'From now on the key answers 401. The key stays listed with `revokedAt`. The last active key cannot be revoked (409).' })
+  @ApiOperation({
+    summary: 'Revoke an API key',
+    description:
+      'From now on the key answers 401. The key stays listed with `revokedAt`. The last active key cannot be revoked (409).',
+  })
   @ApiOkResponse({ type: ApiKeyDto })
   @ApiAccountErrors('resource_not_found', 'conflict')
   revokeKey(@CurrentPrincipal() principal: Principal, @Param('keyId') keyId: string): Promise<ApiKeyDto> {

@@ -33,15 +33,18 @@ export class AccountsService {
     return this.dataSource.transaction(async (m) => {
       await m.query(`INSERT INTO account (id, email, created_at) VALUES ($1, $2, $3)`, [id, email, now]);
       const created = await this.insertKey(m, id, 'default', now);
-      return { account: { id, email, createdAt: now.toISOString(), liveDelivery: { enabled: false, since: null } }, ...created };
+      return {
+        account: { id, email, createdAt: now.toISOString(), liveDelivery: { enabled: false, since: null } },
+        ...created,
+      };
     });
   }
 
   async get(accountId: string): Promise<AccountDto> {
-    const rows: Array<{ id: string; email: string; created_at: Date; live_delivery_since: Date | null }> = await this.dataSource.query(
-      `SELECT id, email, created_at, live_delivery_since FROM account WHERE id = $1`,
-      [accountId],
-    );
+    const rows: Array<{ id: string; email: string; created_at: Date; live_delivery_since: Date | null }> =
+      await this.dataSource.query(`SELECT id, email, created_at, live_delivery_since FROM account WHERE id = $1`, [
+        accountId,
+      ]);
     const a = rows[0];
     if (!a) throw new ApiError('resource_not_found', 'The account of this key no longer exists.');
     return {
@@ -65,8 +68,12 @@ export class AccountsService {
     return this.dataSource.transaction(async (m) => {
       // The account row lock makes the count exact when two keys are created at once.
       await m.query(`SELECT id FROM account WHERE id = $1 FOR UPDATE`, [accountId]);
-      const active: Array<{ n: number }> = await m.query(`SELECT count(*)::int AS n FROM api_key WHERE account_id = $1 AND revoked_at IS NULL`, [accountId]);
-      if (active[0].n >= MAX_ACTIVE_KEYS) throw new ApiError('conflict', `An account holds at most ${MAX_ACTIVE_KEYS} active keys: revoke one first.`);
+      const active: Array<{ n: number }> = await m.query(
+        `SELECT count(*)::int AS n FROM api_key WHERE account_id = $1 AND revoked_at IS NULL`,
+        [accountId],
+      );
+      if (active[0].n >= MAX_ACTIVE_KEYS)
+        throw new ApiError('conflict', `An account holds at most ${MAX_ACTIVE_KEYS} active keys: revoke one first.`);
       return this.insertKey(m, accountId, name ?? null, now);
     });
   }
@@ -77,11 +84,18 @@ export class AccountsService {
     const now = this.clock.now();
     return this.dataSource.transaction(async (m) => {
       await m.query(`SELECT id FROM account WHERE id = $1 FOR UPDATE`, [accountId]);
-      const rows: KeyRow[] = await m.query(`SELECT id, name, prefix, created_at, last_used_at, revoked_at FROM api_key WHERE id = $1 AND account_id = $2`, [keyId, accountId]);
+      const rows: KeyRow[] = await m.query(
+        `SELECT id, name, prefix, created_at, last_used_at, revoked_at FROM api_key WHERE id = $1 AND account_id = $2`,
+        [keyId, accountId],
+      );
       if (rows.length === 0) throw notFound(keyId);
       if (rows[0].revoked_at) return toKeyDto(rows[0]);
-      const active: Array<{ n: number }> = await m.query(`SELECT count(*)::int AS n FROM api_key WHERE account_id = $1 AND revoked_at IS NULL`, [accountId]);
-      if (active[0].n <= 1) throw new ApiError('conflict', 'This is the account’s last active key: create another one before revoking it.');
+      const active: Array<{ n: number }> = await m.query(
+        `SELECT count(*)::int AS n FROM api_key WHERE account_id = $1 AND revoked_at IS NULL`,
+        [accountId],
+      );
+      if (active[0].n <= 1)
+        throw new ApiError('conflict', 'This is the account’s last active key: create another one before revoking it.');
       const updated = await queryRows<KeyRow>(
         m,
         `UPDATE api_key SET revoked_at = $2 WHERE id = $1 RETURNING id, name, prefix, created_at, last_used_at, revoked_at`,
@@ -94,7 +108,10 @@ export class AccountsService {
   private async insertKey(m: EntityManager, accountId: string, name: string | null, now: Date): Promise<NewApiKeyDto> {
     const id = randomId('key');
     const { key, prefix, hash } = newApiKey();
-    await m.query(`INSERT INTO api_key (id, account_id, name, prefix, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [id, accountId, name, prefix, hash, now]);
+    await m.query(
+      `INSERT INTO api_key (id, account_id, name, prefix, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, accountId, name, prefix, hash, now],
+    );
     return { apiKey: key, key: { id, name, prefix, createdAt: now.toISOString(), lastUsedAt: null, revokedAt: null } };
   }
 }

@@ -30,13 +30,23 @@ export class ApiKeyAuth {
 
   async authenticate(authorization: string | string[] | undefined): Promise<Principal> {
     if (authorization === undefined || authorization === '') {
-      throw unauthorized('This endpoint needs an API key: send Authorization: Bearer <api key>. Create an account with POST /api/v1/accounts.', REALM);
+      throw unauthorized(
+        'This endpoint needs an API key: send Authorization: Bearer <api key>. Create an account with POST /api/v1/accounts.',
+        REALM,
+      );
     }
     const match = typeof authorization === 'string' ? /^Bearer +(\S+) *$/i.exec(authorization) : null;
-    if (!match) throw unauthorized('The Authorization header must be "Bearer <api key>".', `${REALM}, error="invalid_request"`);
+    if (!match)
+      throw unauthorized('The Authorization header must be "Bearer <api key>".', `${REALM}, error="invalid_request"`);
     const key = match[1];
     if (!isApiKeyShaped(key)) throw invalidToken('The API key is malformed.');
-    const rows: Array<{ id: string; account_id: string; key_hash: string; revoked_at: Date | null; last_used_at: Date | null }> = await this.dataSource.query(
+    const rows: Array<{
+      id: string;
+      account_id: string;
+      key_hash: string;
+      revoked_at: Date | null;
+      last_used_at: Date | null;
+    }> = await this.dataSource.query(
       `SELECT id, account_id, key_hash, revoked_at, last_used_at FROM api_key WHERE prefix = $1`,
       [keyPrefix(key)],
     );

@@ -29,7 +29,13 @@ export class ApiKeyGuard implements CanActivate {
     const res = context.switchToHttp().getResponse<Response>();
     req.principal = await this.auth.authenticate(req.headers.authorization);
     try {
-      await countHourly(this.storage, res, `acct:${req.principal.accountId}`, this.config.limits.accountRequestsPerHour, 'requests from this account');
+      await countHourly(
+        this.storage,
+        res,
+        `acct:${req.principal.accountId}`,
+        this.config.limits.accountRequestsPerHour,
+        'requests from this account',
+      );
     } catch (err) {
       if (err instanceof ApiError) throw err;
       // The count is unavailable (Redis down): serve rather than fail every request.

@@ -22,7 +22,13 @@ export class SignupLimitGuard implements CanActivate {
     const limit = this.config.limits.signupsPerHourPerIp;
     const client = identifyClient(req.ip, limit, []);
     try {
-      await countHourly(this.storage, context.switchToHttp().getResponse<Response>(), `signup:${client.key}`, limit, 'sign-ups from this address');
+      await countHourly(
+        this.storage,
+        context.switchToHttp().getResponse<Response>(),
+        `signup:${client.key}`,
+        limit,
+        'sign-ups from this address',
+      );
     } catch (err) {
       if (err instanceof ApiError) throw err;
       this.logger.warn({ err }, 'rate-limit storage unavailable; sign-up not counted');

@@ -7,4 +7,8 @@ import type { AdminCommand } from './admin-command';
  * Every operator command that can run through the running embedded service. A new command is
  * one AdminCommand added here, and its CLI entry calls runAdminCommand(command, argv, config, io).
  */
-export const ADMIN_COMMAND_LIST: readonly AdminCommand[] = [MIGRATION_RUN_COMMAND, DATASET_IMPORT_COMMAND, ADMIN_COMMAND];
+export const ADMIN_COMMAND_LIST: readonly AdminCommand[] = [
+  MIGRATION_RUN_COMMAND,
+  DATASET_IMPORT_COMMAND,
+  ADMIN_COMMAND,
+];

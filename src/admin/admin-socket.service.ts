@@ -45,7 +45,9 @@ export class AdminSocketService implements OnApplicationBootstrap, BeforeApplica
     const lock = dataDirLockOf(this.dataSource.options);
     if (!lock) return;
     if (this.path.length > MAX_SOCKET_PATH) {
-      this.logger.warn(`admin socket not opened: its path is over ${MAX_SOCKET_PATH} bytes (${this.path}); commands on this DATA_DIR will refuse while the service runs`);
+      this.logger.warn(
+        `admin socket not opened: its path is over ${MAX_SOCKET_PATH} bytes (${this.path}); commands on this DATA_DIR will refuse while the service runs`,
+      );
       return;
     }
     // We hold the lock: a socket file left here belongs to a process that is gone.
@@ -107,7 +109,12 @@ export class AdminSocketService implements OnApplicationBootstrap, BeforeApplica
     }
     if (!isAdminRequest(request)) return this.finish(socket, 2, 'the request is not an admin request');
     const command = this.commands.find((c) => c.name === request.command);
-    if (!command) return this.finish(socket, 2, `unknown command "${request.command.slice(0, 60)}"; known: ${this.commands.map((c) => c.name).join(', ')}`);
+    if (!command)
+      return this.finish(
+        socket,
+        2,
+        `unknown command "${request.command.slice(0, 60)}"; known: ${this.commands.map((c) => c.name).join(', ')}`,
+      );
     // The operator may hang up (Ctrl-C): the command goes on; its output then goes to the log.
     const send = (message: AdminMessage) => {
       if (!socket.destroyed && socket.writable) socket.write(`${JSON.stringify(message)}\n`);
@@ -135,7 +142,9 @@ export class AdminSocketService implements OnApplicationBootstrap, BeforeApplica
   }
 
   private finish(socket: Socket, code: number, message: string): void {
-    socket.write(`${JSON.stringify({ type: 'err', line: `admin: ${message}` })}\n${JSON.stringify({ type: 'exit', code })}\n`);
+    socket.write(
+      `${JSON.stringify({ type: 'err', line: `admin: ${message}` })}\n${JSON.stringify({ type: 'exit', code })}\n`,
+    );
     socket.end();
   }
 }

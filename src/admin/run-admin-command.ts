@@ -1,6 +1,12 @@
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../core/config/app-config';
-import { DataDirLockedError, describeHolder, findLockHolder, LockHolder, SERVICE_COMMAND } from '../database/data-dir-lock';
+import {
+  DataDirLockedError,
+  describeHolder,
+  findLockHolder,
+  LockHolder,
+  SERVICE_COMMAND,
+} from '../database/data-dir-lock';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { AdminSocketUnavailableError, sendAdminCommand } from './admin-client';
 import type { AdminCommand, AdminIo } from './admin-command';
@@ -15,7 +21,13 @@ import type { AdminCommand, AdminIo } from './admin-command';
  *   it and what to do.
  * Returns the exit code.
  */
-export async function runAdminCommand(command: AdminCommand, argv: string[], config: AppConfig, io: AdminIo, cwd = process.cwd()): Promise<number> {
+export async function runAdminCommand(
+  command: AdminCommand,
+  argv: string[],
+  config: AppConfig,
+  io: AdminIo,
+  cwd = process.cwd(),
+): Promise<number> {
   const embeddedOnDisk = !config.databaseUrl && config.dataDir !== 'memory://';
   if (embeddedOnDisk) {
     const holder = findLockHolder(config.dataDir);

@@ -22,7 +22,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: Error) => {
-    console.error(err.message.startsWith('Invalid configuration') ? err.message : `admin command failed: ${err.message}`);
+    console.error(
+      err.message.startsWith('Invalid configuration') ? err.message : `admin command failed: ${err.message}`,
+    );
     process.exit(1);
   },
 );

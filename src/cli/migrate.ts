@@ -9,7 +9,10 @@ import { MIGRATION_RUN_COMMAND } from '../database/migration-run.command';
  */
 async function main(): Promise<number> {
   const config = AppConfig.fromEnv(process.env, 'worker');
-  return runAdminCommand(MIGRATION_RUN_COMMAND, process.argv.slice(2), config, { out: (l) => console.log(l), err: (l) => console.error(l) });
+  return runAdminCommand(MIGRATION_RUN_COMMAND, process.argv.slice(2), config, {
+    out: (l) => console.log(l),
+    err: (l) => console.error(l),
+  });
 }
 
 main().then(

@@ -13,10 +13,13 @@ describe('lookupTable: tables keyed by outside strings answer nothing for Object
     expect(Object.isFrozen(table)).toBe(true);
   });
 
-  it.each(PROTOTYPE_KEYS)('a JSON-RPC request with method %s passes the envelope check (the SDK then answers -32601)', (method) => {
-    const checked = parseMessage(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method })));
-    expect(checked.ok).toBe(true);
-  });
+  it.each(PROTOTYPE_KEYS)(
+    'a JSON-RPC request with method %s passes the envelope check (the SDK then answers -32601)',
+    (method) => {
+      const checked = parseMessage(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method })));
+      expect(checked.ok).toBe(true);
+    },
+  );
 
   it.each(PROTOTYPE_KEYS)('register codes named %s map to the register’s own wording, not to a function', (key) => {
     expect(chStatus(key)).toEqual({ status: key, statusCategory: 'unknown' });

@@ -9,4 +9,12 @@ export function lookupTable<T>(entries: Record<string, T>): Readonly<Record<stri
 }
 
 /** Keys a hostile input would try on a plain object (tests of every table use them). */
-export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'] as const;
+export const PROTOTYPE_KEYS = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  '__defineGetter__',
+] as const;

@@ -17,7 +17,13 @@ export const cursorSchema = z
   .transform((text, ctx) => {
     try {
       const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-      if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && /^[a-z]+_[0-9A-Za-z]{22}$/.test(value[1])) {
+      if (
+        Array.isArray(value) &&
+        value.length === 2 &&
+        typeof value[0] === 'string' &&
+        typeof value[1] === 'string' &&
+        /^[a-z]+_[0-9A-Za-z]{22}$/.test(value[1])
+      ) {
         const createdAt = new Date(value[0]);
         if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: value[1] } as Cursor;
       }
@@ -32,12 +38,22 @@ export const cursorSchema = z
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(100).default(50),
   cursor: cursorSchema.optional(),
-  since: z.iso.datetime({ offset: true, error: 'an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z' }).transform((v) => new Date(v)).optional(),
-  until: z.iso.datetime({ offset: true, error: 'an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z' }).transform((v) => new Date(v)).optional(),
+  since: z.iso
+    .datetime({ offset: true, error: 'an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z' })
+    .transform((v) => new Date(v))
+    .optional(),
+  until: z.iso
+    .datetime({ offset: true, error: 'an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z' })
+    .transform((v) => new Date(v))
+    .optional(),
 };
 
 /** SQL conditions for the cursor and the window, from parameter number `from` on. */
-export function pageConditions(q: { cursor?: Cursor; since?: Date; until?: Date }, from: number, alias = ''): { sql: string; params: unknown[] } {
+export function pageConditions(
+  q: { cursor?: Cursor; since?: Date; until?: Date },
+  from: number,
+  alias = '',
+): { sql: string; params: unknown[] } {
   const a = alias ? `${alias}.` : '';
   const parts: string[] = [];
   const params: unknown[] = [];
@@ -52,7 +68,11 @@ export function pageConditions(q: { cursor?: Cursor; since?: Date; until?: Date 
 }
 
 /** The page of `rows` (fetched with limit + 1) and the cursor of the next one. */
-export function page<T>(rows: T[], limit: number, cursorOf: (row: T) => Cursor): { rows: T[]; nextCursor: string | null } {
+export function page<T>(
+  rows: T[],
+  limit: number,
+  cursorOf: (row: T) => Cursor,
+): { rows: T[]; nextCursor: string | null } {
   if (rows.length <= limit) return { rows, nextCursor: null };
   const kept = rows.slice(0, limit);
   return { rows: kept, nextCursor: encodeCursor(cursorOf(kept[kept.length - 1])) };

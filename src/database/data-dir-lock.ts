@@ -1,4 +1,14 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
@@ -97,7 +107,9 @@ export function findLockHolder(dataDir: string): LockHolder | null {
   if (holder === null) return null;
   if (holder === 'unreadable') {
     // Being written this very moment (a lock file is complete within microseconds) or damaged.
-    return youngerThan(file, 2_000) ? { pid: 0, processStart: null, hostname: hostname(), command: 'unknown', startedAt: 'just now', socket: null } : null;
+    return youngerThan(file, 2_000)
+      ? { pid: 0, processStart: null, hostname: hostname(), command: 'unknown', startedAt: 'just now', socket: null }
+      : null;
   }
   return isAlive(holder) ? holder : null;
 }
@@ -178,7 +190,12 @@ export class DataDirLock {
     this.released = true;
     process.removeListener('exit', this.onExit);
     const current = readHolder(this.file);
-    if (current !== null && current !== 'unreadable' && current.pid === this.holder.pid && current.startedAt === this.holder.startedAt) {
+    if (
+      current !== null &&
+      current !== 'unreadable' &&
+      current.pid === this.holder.pid &&
+      current.startedAt === this.holder.startedAt
+    ) {
       try {
         unlinkSync(this.file);
       } catch {

@@ -41,7 +41,11 @@ export function buildDataSourceOptions(config: AppConfig, options: { command?: s
   const { createPGlitePoolClass, openPGlite } = pglitePool();
   // A new data directory (or an in-memory database) starts as a copy of the prepared template (migrated, seeded) when there is one.
   const template = config.migrateOnBoot ? templateKey(config.datasetSeed) : undefined;
-  if (config.dataDir === 'memory://') return { ...common, driver: { Pool: createPGlitePoolClass(openPGlite(undefined, { template })) } } as DataSourceOptions;
+  if (config.dataDir === 'memory://')
+    return {
+      ...common,
+      driver: { Pool: createPGlitePoolClass(openPGlite(undefined, { template })) },
+    } as DataSourceOptions;
   // One process at a time on a data directory: two PGlite instances writing the same files
   // leave a database that no longer opens. Released when the pool ends (or the process exits).
   // The lock is taken before the template is copied in, so two first starts cannot both copy.
@@ -53,7 +57,11 @@ export function buildDataSourceOptions(config: AppConfig, options: { command?: s
     lock.release();
     throw err;
   }
-  return { ...common, driver: { Pool: createPGlitePoolClass(db, () => lock.release()) }, dataDirLock: lock } as DataSourceOptions;
+  return {
+    ...common,
+    driver: { Pool: createPGlitePoolClass(db, () => lock.release()) },
+    dataDirLock: lock,
+  } as DataSourceOptions;
 }
 
 /**

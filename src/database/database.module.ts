@@ -28,7 +28,10 @@ export class DatabaseModule {
             }
             // An import killed mid-way is recorded as such (its rows so far are served with a warning saying so).
             const interrupted = await markInterruptedImports(dataSource).catch(() => 0);
-            if (interrupted > 0) new Logger('Dataset').warn(`${interrupted} dataset import(s) had stopped before the end of their file: recorded as interrupted`);
+            if (interrupted > 0)
+              new Logger('Dataset').warn(
+                `${interrupted} dataset import(s) had stopped before the end of their file: recorded as interrupted`,
+              );
             return dataSource;
           },
         }),

@@ -12,7 +12,11 @@ import { runMigrations } from './migrate';
  * Builds a template: a fresh PGlite data directory with `migrations` applied (and the bundled
  * sample when `seed`), installed under `root` by its key. Returns the key.
  */
-export async function buildTemplate(options: { seed: boolean; root?: string; migrations?: Array<new () => MigrationInterface> }): Promise<string> {
+export async function buildTemplate(options: {
+  seed: boolean;
+  root?: string;
+  migrations?: Array<new () => MigrationInterface>;
+}): Promise<string> {
   const migrations = options.migrations ?? MIGRATIONS;
   const root = options.root ?? templateRoot();
   const key = templateKey(options.seed, migrations);

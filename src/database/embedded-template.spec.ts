@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -17,21 +26,29 @@ jest.setTimeout(120_000);
 async function describeSchema(db: PGlite): Promise<unknown> {
   const q = async (sql: string) => (await db.query(sql)).rows;
   return {
-    columns: await q(`SELECT table_name, column_name, data_type, is_nullable, column_default, generation_expression FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`),
+    columns: await q(
+      `SELECT table_name, column_name, data_type, is_nullable, column_default, generation_expression FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`,
+    ),
     indexes: await q(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`),
-    constraints: await q(`SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1`),
+    constraints: await q(
+      `SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1`,
+    ),
     migrations: (await q(`SELECT name FROM migrations ORDER BY id`)).map((r) => (r as { name: string }).name),
   };
 }
 
 /** Every file under `dir` (relative path, mode and a digest of its bytes): what "an identical copy" means. */
 function tree(dir: string, under = ''): string[] {
-  return readdirSync(join(dir, under), { withFileTypes: true }).flatMap((e) => {
-    const rel = join(under, e.name);
-    if (e.isDirectory()) return [`${rel}/`, ...tree(dir, rel)];
-    const file = join(dir, rel);
-    return [`${rel} ${statSync(file).mode.toString(8)} ${createHash('sha256').update(readFileSync(file)).digest('hex')}`];
-  }).sort();
+  return readdirSync(join(dir, under), { withFileTypes: true })
+    .flatMap((e) => {
+      const rel = join(under, e.name);
+      if (e.isDirectory()) return [`${rel}/`, ...tree(dir, rel)];
+      const file = join(dir, rel);
+      return [
+        `${rel} ${statSync(file).mode.toString(8)} ${createHash('sha256').update(readFileSync(file)).digest('hex')}`,
+      ];
+    })
+    .sort();
 }
 
 async function migrate(dataDir: string, template?: string, migrations = MIGRATIONS): Promise<unknown> {
@@ -84,7 +101,11 @@ describe('embedded data directories made from a template', () => {
     expect(readdirSync(join(fromCurrent, 'base'))).toHaveLength(1); // the postgres database alone: no template0, template1
     expect(copied).toEqual(tree(templatePath(current, root)));
     expect(readdirSync(dir).filter((name) => name.includes('from-template'))).toEqual([]); // no staging copy left behind
-    expect(await migrate(fromCurrent)).toEqual({ applied: [], companies: 65, schema: (reference as { schema: unknown }).schema });
+    expect(await migrate(fromCurrent)).toEqual({
+      applied: [],
+      companies: 65,
+      schema: (reference as { schema: unknown }).schema,
+    });
   });
 
   it('never touches a directory that holds something, and does without a template it does not have', () => {

@@ -33,7 +33,10 @@ export function templateRoot(): string {
 }
 
 /** The key of the template for the current code: the migrations (names and code), the seed and its content, PGlite's version. */
-export function templateKey(seed: boolean, migrations: ReadonlyArray<{ name: string; prototype?: { up?: unknown } }> = MIGRATIONS): string {
+export function templateKey(
+  seed: boolean,
+  migrations: ReadonlyArray<{ name: string; prototype?: { up?: unknown } }> = MIGRATIONS,
+): string {
   const h = createHash('sha256');
   h.update(`pglite ${PGLITE_VERSION}\n`);
   // The name and the code of each migration: an edited migration makes a new template too.
@@ -105,6 +108,7 @@ export function installTemplate(built: string, key: string, root = templateRoot(
   // Templates of the same kind with other keys are out of date: remove them.
   const kind = key.split('-')[0];
   for (const other of readdirSync(root)) {
-    if (other !== key && other !== `${key}.tgz` && other.split('-')[0] === kind) rmSync(join(root, other), { recursive: true, force: true });
+    if (other !== key && other !== `${key}.tgz` && other.split('-')[0] === kind)
+      rmSync(join(root, other), { recursive: true, force: true });
   }
 }

@@ -6,4 +6,12 @@ import { ProbeEntity } from '../status/probe.entity';
 import { RegisterStateEntity } from '../status/register-state.entity';
 import { RegisterStatusTransitionEntity } from '../status/register-status-transition.entity';
 
-export const ENTITIES = [ProbeEntity, RegisterStateEntity, RegisterStatusTransitionEntity, CompanyEntity, CompanySnapshotEntity, WatchEntity, FeedCursorEntity];
+export const ENTITIES = [
+  ProbeEntity,
+  RegisterStateEntity,
+  RegisterStatusTransitionEntity,
+  CompanyEntity,
+  CompanySnapshotEntity,
+  WatchEntity,
+  FeedCursorEntity,
+];

@@ -9,7 +9,11 @@ export const MIGRATION_RUN_COMMAND: AdminCommand = {
     const applied = await runMigrations(dataSource);
     if (config.datasetSeed) await seedBundledSample(dataSource);
     const target = config.databaseUrl ? 'Postgres' : `PGlite in ${config.dataDir}`;
-    io.out(applied.length ? `Applied ${applied.length} migration(s) to ${target}: ${applied.join(', ')}` : `No pending migrations (${target}).`);
+    io.out(
+      applied.length
+        ? `Applied ${applied.length} migration(s) to ${target}: ${applied.join(', ')}`
+        : `No pending migrations (${target}).`,
+    );
     return 0;
   },
 };

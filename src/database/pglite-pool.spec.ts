@@ -11,7 +11,10 @@ function walMb(dataDir: string): number {
 }
 
 /** Writes about `rounds` × 10 MB of WAL through the pool, pausing between statements as an import does between batches. */
-async function writeWal(policy: CheckpointPolicy, rounds: number): Promise<{ walMb: number; sinceCheckpointMb: number }> {
+async function writeWal(
+  policy: CheckpointPolicy,
+  rounds: number,
+): Promise<{ walMb: number; sinceCheckpointMb: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'rl-pglite-wal-'));
   const dataDir = join(dir, 'pg');
   const Pool = createPGlitePoolClass(openPGlite(dataDir), undefined, policy);
@@ -22,7 +25,9 @@ async function writeWal(policy: CheckpointPolicy, rounds: number): Promise<{ wal
       await pool.query(`INSERT INTO filler (v) SELECT repeat(md5(g::text), 8) FROM generate_series(1, 25000) g`);
       await new Promise((r) => setTimeout(r, 150));
     }
-    const { rows } = await pool.query(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), (SELECT redo_lsn FROM pg_control_checkpoint()))::float8 AS bytes`);
+    const { rows } = await pool.query(
+      `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), (SELECT redo_lsn FROM pg_control_checkpoint()))::float8 AS bytes`,
+    );
     return { walMb: walMb(dataDir), sinceCheckpointMb: Number((rows[0] as { bytes: number }).bytes) / MB };
   } finally {
     await pool.end();

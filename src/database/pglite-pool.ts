@@ -97,7 +97,10 @@ class PGliteClient extends EventEmitter {
     super();
   }
 
-  async query(sql: string | { text: string; values?: unknown[] }, params?: unknown[] | ((...a: unknown[]) => void)): Promise<PgLikeResult> {
+  async query(
+    sql: string | { text: string; values?: unknown[] },
+    params?: unknown[] | ((...a: unknown[]) => void),
+  ): Promise<PgLikeResult> {
     const text = typeof sql === 'string' ? sql : sql.text;
     const values = Array.isArray(params) ? params : typeof sql === 'object' ? sql.values : undefined;
     const command = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? '';
@@ -133,7 +136,11 @@ export type PGliteSession = Pick<PGliteClient, 'query' | 'copyFrom'>;
  * released it through its done callback. (typeorm-pglite also keeps one global instance per
  * process, which rules out two databases in one test process; this pool takes its own.)
  */
-export function createPGlitePoolClass(dbPromise: Promise<PGlite>, onEnd?: () => void, checkpoints: CheckpointPolicy = PGLITE_CHECKPOINTS) {
+export function createPGlitePoolClass(
+  dbPromise: Promise<PGlite>,
+  onEnd?: () => void,
+  checkpoints: CheckpointPolicy = PGLITE_CHECKPOINTS,
+) {
   return class PGlitePool extends EventEmitter {
     private readonly waiting: Array<() => void> = [];
     private busy = false;
@@ -182,7 +189,10 @@ export function createPGlitePoolClass(dbPromise: Promise<PGlite>, onEnd?: () => 
       clearInterval(this.checkpointTimer);
       const closing = dbPromise.then((db) => (db.closed ? undefined : db.close())).finally(() => onEnd?.());
       if (!callback) return closing;
-      closing.then(() => callback(), (err: Error) => callback(err));
+      closing.then(
+        () => callback(),
+        (err: Error) => callback(err),
+      );
     }
 
     /** Checkpoints when the WAL written since the last checkpoint passes the policy's bound. */

@@ -11,7 +11,8 @@ type Queryable = Pick<EntityManager, 'query'>;
  */
 export async function queryRows<T>(db: Queryable, sql: string, params: unknown[] = []): Promise<T[]> {
   const result: unknown = await db.query(sql, params);
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number')
+    return result[0] as T[];
   return result as T[];
 }
 
@@ -25,7 +26,12 @@ interface NamedQueryPool {
  * `name` (node-postgres does that when a query has a name) and its plan reused; PGlite, in the
  * process, runs it as any other. A name is for one SQL text only.
  */
-export async function preparedRows<T>(dataSource: DataSource, name: string, sql: string, params: unknown[]): Promise<T[]> {
+export async function preparedRows<T>(
+  dataSource: DataSource,
+  name: string,
+  sql: string,
+  params: unknown[],
+): Promise<T[]> {
   if (isPGlite(dataSource)) return queryRows<T>(dataSource, sql, params);
   const pool = (dataSource.driver as unknown as { master: NamedQueryPool }).master;
   const result = await pool.query({ name, text: sql, values: params });

@@ -35,8 +35,16 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
     await load('NO', 'enheter.json', JSON.stringify([...realEnheter(), brreg]));
     await load('GB', 'gb.csv', fixtureText('registers/gb/ch-bulk-basiccompanydata-sample.csv'));
     await load('DK', 'virksomhed.jsonl', realVirksomhedLines().join('\n'));
-    await load('AU', 'abn.xml', fixtureText('datasets/au/abn-bulk-extract-constructed-from-docs-sample.xml'), 'abn-xml');
-    const ca = ['registers/ca/corpcan-opendata-corporation-1007-abbotsford-chamber-bota.xml', 'registers/ca/corpcan-opendata-corporation-16292721-numbered-cbca-2024.xml'];
+    await load(
+      'AU',
+      'abn.xml',
+      fixtureText('datasets/au/abn-bulk-extract-constructed-from-docs-sample.xml'),
+      'abn-xml',
+    );
+    const ca = [
+      'registers/ca/corpcan-opendata-corporation-1007-abbotsford-chamber-bota.xml',
+      'registers/ca/corpcan-opendata-corporation-16292721-numbered-cbca-2024.xml',
+    ];
     await load('CA', 'OPEN_DATA_1.xml', openDataFile(ca.map(fixtureText)));
   });
   afterAll(async () => {
@@ -77,7 +85,10 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
       extra: { acn: '154482283', otherNumbers: ['154482283'] },
       source: { kind: 'dataset:abr-abn-bulk-extract', official: false },
     });
-    expect(await service.findByNumber('CA', '754441624')).toMatchObject({ registrationNumber: '16292721', name: '16292721 CANADA INC.' });
+    expect(await service.findByNumber('CA', '754441624')).toMatchObject({
+      registrationNumber: '16292721',
+      name: '16292721 CANADA INC.',
+    });
   });
 
   it('searches names accent- and case-insensitively, best match first', async () => {
@@ -85,15 +96,26 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
       const results = await service.searchByName('NO', q, 5);
       expect(results[0]).toMatchObject({ name: 'BRØNNØYSUNDREGISTRENE', registrationNumber: '974760673' });
     }
-    expect((await service.searchByName('NO', 'sesam', 10)).map((r) => r.name)).toEqual(['SESAM AS', 'SESAM STASJON', 'SESAM FAMILIEBARNEHAGE']);
-    expect((await service.searchByName('DK', 'fondsmaeglerselskab', 10)).map((r) => r.registrationNumber)).toEqual(['34689733']);
-    expect((await service.searchByName('DK', 'diplomingeniorstuderende', 10)).map((r) => r.registrationNumber)).toEqual(['11617034']);
+    expect((await service.searchByName('NO', 'sesam', 10)).map((r) => r.name)).toEqual([
+      'SESAM AS',
+      'SESAM STASJON',
+      'SESAM FAMILIEBARNEHAGE',
+    ]);
+    expect((await service.searchByName('DK', 'fondsmaeglerselskab', 10)).map((r) => r.registrationNumber)).toEqual([
+      '34689733',
+    ]);
+    expect((await service.searchByName('DK', 'diplomingeniorstuderende', 10)).map((r) => r.registrationNumber)).toEqual(
+      ['11617034'],
+    );
     expect((await service.searchByName('NO', 'sesam', 2)).length).toBe(2);
   });
 
   it('keeps countries apart', async () => {
     expect(await service.searchByName('GB', 'sesam', 10)).toEqual([]);
-    expect((await service.searchByName('GB', 'ltd', 10)).map((r) => r.registrationNumber).sort()).toEqual(['08209948', '11399177']);
+    expect((await service.searchByName('GB', 'ltd', 10)).map((r) => r.registrationNumber).sort()).toEqual([
+      '08209948',
+      '11399177',
+    ]);
   });
 
   it('treats %, _ and quotes as text, and survives emoji, RTL text, control characters and 10 kB', async () => {
@@ -137,7 +159,9 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
       });
       await expect(service.searchByName('NO', 'sesam', 5)).rejects.toThrow('the disk went away');
       jest.restoreAllMocks();
-      const after = await runner.query(`SELECT current_setting('enable_seqscan') AS s, now() = statement_timestamp() AS outside`);
+      const after = await runner.query(
+        `SELECT current_setting('enable_seqscan') AS s, now() = statement_timestamp() AS outside`,
+      );
       expect(after).toEqual([{ s: 'on', outside: true }]);
     } finally {
       jest.restoreAllMocks();
@@ -151,27 +175,48 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
   });
 
   it('describes the newest import of a country, or null when it has none', async () => {
-    expect(await service.datasetInfo('NO')).toEqual({ datasetName: 'brreg-enheter', producedAt: PRODUCED, rows: 10, complete: true, interrupted: null });
+    expect(await service.datasetInfo('NO')).toEqual({
+      datasetName: 'brreg-enheter',
+      producedAt: PRODUCED,
+      rows: 10,
+      complete: true,
+      interrupted: null,
+    });
     expect(await service.datasetInfo('FR')).toBeNull();
     // Rows loaded without the importer (a seed): described from the table itself.
     await dataSource.query(
       `INSERT INTO company (country, registration_number, name, name_normalized, status_category, source_url, source_kind, dataset_name, produced_at)
        VALUES ('FR', '552032534', 'DANONE', 'danone', 'active', 'https://annuaire-entreprises.data.gouv.fr/entreprise/552032534', 'dataset:seed', 'seed', '2024-01-02T00:00:00Z')`,
     );
-    expect(await service.datasetInfo('FR')).toEqual({ datasetName: 'seed', producedAt: new Date('2024-01-02T00:00:00Z'), rows: 1, complete: false, interrupted: null });
+    expect(await service.datasetInfo('FR')).toEqual({
+      datasetName: 'seed',
+      producedAt: new Date('2024-01-02T00:00:00Z'),
+      rows: 1,
+      complete: false,
+      interrupted: null,
+    });
   });
 
   it('reads a typo, a word still being typed and words typed apart or together', async () => {
-    expect((await service.searchByName('NO', 'sesma', 10)).map((r) => r.name)).toEqual(['SESAM AS', 'SESAM STASJON', 'SESAM FAMILIEBARNEHAGE']);
+    expect((await service.searchByName('NO', 'sesma', 10)).map((r) => r.name)).toEqual([
+      'SESAM AS',
+      'SESAM STASJON',
+      'SESAM FAMILIEBARNEHAGE',
+    ]);
     expect((await service.searchByName('NO', 'sesam stas', 10)).map((r) => r.name)).toEqual(['SESAM STASJON']);
     expect((await service.searchByName('NO', 'sesamstasjon', 10)).map((r) => r.name)).toEqual(['SESAM STASJON']);
-    expect((await service.searchByName('NO', 'brønnøysund registrene', 10)).map((r) => r.name)).toEqual(['BRØNNØYSUNDREGISTRENE']);
+    expect((await service.searchByName('NO', 'brønnøysund registrene', 10)).map((r) => r.name)).toEqual([
+      'BRØNNØYSUNDREGISTRENE',
+    ]);
     // Exact words first: the typo tier only fills what the exact one left.
     expect((await service.searchByName('NO', 'sesam', 1)).map((r) => r.name)).toEqual(['SESAM AS']);
   });
 
   it('reads the GIN index for the whole query or a narrower part of it, and answers in the same order either way', async () => {
-    const numbers = async (sql: string, params: unknown[]) => ((await dataSource.query(sql, params)) as Array<{ registration_number: string }>).map((r) => r.registration_number);
+    const numbers = async (sql: string, params: unknown[]) =>
+      ((await dataSource.query(sql, params)) as Array<{ registration_number: string }>).map(
+        (r) => r.registration_number,
+      );
     // Names holding "sesam", those that begin with "sesam stasjon" first, then by rank: the order written out in SQL.
     const reference = await numbers(
       `SELECT registration_number FROM company WHERE country = 'NO' AND array_to_tsvector(string_to_array(name_normalized, ' ')) @@ 'sesam'::tsquery
@@ -183,10 +228,12 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
     expect(await numbers(matchSql('NO'), ["'sesam'", "'sesam'", 2, 'sesam stasjon'])).toEqual(reference);
     expect(await numbers(matchSql('NO'), ["'sesam'", "'sesam' | 'sesam'", 2, 'sesam stasjon'])).toEqual(reference);
     // A narrower driver is followed by the whole query.
-    expect(await numbers(matchSql('NO'), ["'sesam'", "'sesam' & 'stasjon'", 10, ''])).toEqual(await numbers(
-      `SELECT registration_number FROM company WHERE country = 'NO' AND name_normalized = 'sesam stasjon'`,
-      [],
-    ));
+    expect(await numbers(matchSql('NO'), ["'sesam'", "'sesam' & 'stasjon'", 10, ''])).toEqual(
+      await numbers(
+        `SELECT registration_number FROM company WHERE country = 'NO' AND name_normalized = 'sesam stasjon'`,
+        [],
+      ),
+    );
   });
 
   if (backend === 'postgres') {
@@ -200,9 +247,17 @@ describe.each(BACKENDS)('DatasetService on %s', (backend) => {
       try {
         // The GIN read runs inside company_name_matches: its index scans are counted.
         const scans = async () =>
-          Number(((await dataSource.query(`SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'company_words_no'`)) as Array<{ idx_scan: string }>)[0].idx_scan);
+          Number(
+            (
+              (await dataSource.query(
+                `SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'company_words_no'`,
+              )) as Array<{ idx_scan: string }>
+            )[0].idx_scan,
+          );
         const before = await scans();
-        expect(await dataSource.query(matchSql('NO'), ["'sesam'", "'sesam' & 'stasjon'", 10, 'sesam stasjon'])).toHaveLength(1);
+        expect(
+          await dataSource.query(matchSql('NO'), ["'sesam'", "'sesam' & 'stasjon'", 10, 'sesam stasjon']),
+        ).toHaveLength(1);
         for (let i = 0; i < 50 && (await scans()) === before; i++) await new Promise((r) => setTimeout(r, 100)); // statistics are flushed asynchronously
         expect(await scans()).toBeGreaterThan(before);
         for (const [sql, params, index] of [

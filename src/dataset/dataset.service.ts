@@ -4,7 +4,18 @@ import { CompanyRecord, SourceKind, STATUS_CATEGORIES, StatusCategory } from '..
 import { COUNTRY_CODES, CountryCode, findRegister, isCountryCode } from '../registers/register-table';
 import { REGISTERS } from '../registers/registers';
 import { normalizeName } from './normalize-name';
-import { estimateDensity, estimateMatches, exactTier, expandPrefixes, parseQuery, prefixTier, Tier, tsquery, typoCandidates, typoTier } from './name-search';
+import {
+  estimateDensity,
+  estimateMatches,
+  exactTier,
+  expandPrefixes,
+  parseQuery,
+  prefixTier,
+  Tier,
+  tsquery,
+  typoCandidates,
+  typoTier,
+} from './name-search';
 import { PREFIX_EXPANSION, WordDictionaries, WordDictionary } from './word-dictionary';
 
 /** What the fallback dataset of a country is, for the fallback warning and the miss rule. */
@@ -114,7 +125,11 @@ export class DatasetService {
       // Corrections when a word is unknown to the dictionary, or when nothing matched as typed.
       const unknown = parsed.required.some((w) => w !== parsed.last && !dictionary.has(w)) || last?.words === 0;
       if (found.length < max && (unknown || found.length === 0)) {
-        const known = new Map(typoCandidates(parsed).filter((w) => dictionary.has(w)).map((w) => [w, dictionary.count(w)] as const));
+        const known = new Map(
+          typoCandidates(parsed)
+            .filter((w) => dictionary.has(w))
+            .map((w) => [w, dictionary.count(w)] as const),
+        );
         add(await this.readTier(run, cc, typoTier(parsed, known), max, dictionary, lead));
       }
     });
@@ -127,11 +142,15 @@ export class DatasetService {
    * statement costs a fixed ~0.4 ms, a tenth of a whole search, so `BEGIN` and the settings go
    * as one simple query rather than TypeORM's START TRANSACTION followed by a SELECT.
    */
-  private async inSearchTransaction(work: (run: (sql: string, params: unknown[]) => Promise<CompanyRowResult[]>) => Promise<void>): Promise<void> {
+  private async inSearchTransaction(
+    work: (run: (sql: string, params: unknown[]) => Promise<CompanyRowResult[]>) => Promise<void>,
+  ): Promise<void> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      await runner.query(`BEGIN; SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true), set_config('work_mem', '${SEARCH_WORK_MEM}', true)`);
+      await runner.query(
+        `BEGIN; SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true), set_config('work_mem', '${SEARCH_WORK_MEM}', true)`,
+      );
       await work((sql, params) => runner.query(sql, params) as Promise<CompanyRowResult[]>);
       await runner.query('COMMIT');
     } catch (err) {
@@ -174,7 +193,8 @@ export class DatasetService {
     const [narrowest] = tier.terms
       .map((t) => ({ t, n: estimateMatches({ ...tier, terms: [t] }, count, prefixCount) }))
       .sort((a, b) => a.n - b.n);
-    if (narrowest.n <= SPARSE_MATCHES) return run(matchSql(cc), [tsquery({ ...tier, terms: [narrowest.t] }), q, limit, lead]);
+    if (narrowest.n <= SPARSE_MATCHES)
+      return run(matchSql(cc), [tsquery({ ...tier, terms: [narrowest.t] }), q, limit, lead]);
     const short = await run(walkSql(cc), [q, tier.minWords * 1024, limit, WALK_SHORT_ROWS]);
     if (short.length >= limit || dictionary.total <= WALK_SHORT_ROWS) return short;
     // Rows a walk in registration order is expected to read (terms taken as independent): past
@@ -183,7 +203,8 @@ export class DatasetService {
     let rest: CompanyRowResult[] = [];
     const walked = density * WALK_ROWS >= 2 * limit;
     if (walked) rest = await run(numberWalkSql(cc), [q, limit, WALK_ROWS]);
-    if (rest.length < limit && (!walked || dictionary.total > WALK_ROWS)) rest = await run(matchSql(cc), [q, q, limit, lead]);
+    if (rest.length < limit && (!walked || dictionary.total > WALK_ROWS))
+      rest = await run(matchSql(cc), [q, q, limit, lead]);
     const seen = new Set(short.map((r) => r.registration_number));
     const page = [...short, ...rest.filter((r) => !seen.has(r.registration_number))].slice(0, limit);
     // Within the page, names that begin with the query as typed first (a stable sort).
@@ -214,13 +235,29 @@ export class DatasetService {
        (SELECT status, dataset_name, produced_at, NULL, file_name, started_at, rows_read FROM dataset_import
         WHERE country = $1 AND status IN ('done', 'interrupted') ORDER BY started_at DESC, id DESC LIMIT 1)`,
       [cc],
-    )) as Array<{ kind: string; dataset_name: string; produced_at: Date | string; rows: number | string | null; file_name: string; started_at: Date | string; rows_read: number | string }>;
+    )) as Array<{
+      kind: string;
+      dataset_name: string;
+      produced_at: Date | string;
+      rows: number | string | null;
+      file_name: string;
+      started_at: Date | string;
+      rows_read: number | string;
+    }>;
     const done = imports.find((i) => i.kind === 'done' && i.rows !== null);
     const newest = imports.find((i) => i.rows === null);
     const interrupted =
-      newest?.kind === 'interrupted' ? { fileName: newest.file_name, startedAt: new Date(newest.started_at), recordsRead: Number(newest.rows_read) } : null;
+      newest?.kind === 'interrupted'
+        ? { fileName: newest.file_name, startedAt: new Date(newest.started_at), recordsRead: Number(newest.rows_read) }
+        : null;
     if (done) {
-      return { datasetName: done.dataset_name, producedAt: new Date(done.produced_at), rows: Number(done.rows), complete: true, interrupted };
+      return {
+        datasetName: done.dataset_name,
+        producedAt: new Date(done.produced_at),
+        rows: Number(done.rows),
+        complete: true,
+        interrupted,
+      };
     }
     // Rows that came without a completed import (the bundled sample, a partial import): described from the table itself.
     const groups = (await this.dataSource.query(
@@ -229,7 +266,13 @@ export class DatasetService {
       [cc],
     )) as Array<{ dataset_name: string; produced_at: Date | string; rows: number | string }>;
     const g = groups[0];
-    return { datasetName: g.dataset_name, producedAt: new Date(g.produced_at), rows: Number(g.rows), complete: false, interrupted };
+    return {
+      datasetName: g.dataset_name,
+      producedAt: new Date(g.produced_at),
+      rows: Number(g.rows),
+      complete: false,
+      interrupted,
+    };
   }
 
   private country(country: string): CountryCode {
@@ -248,7 +291,22 @@ export function findByNumberSql(): string {
 }
 
 /** Legal forms and particles that half the names of any country share: optional in a query that has other words. */
-const COMMON_STOP_WORDS = ['the', 'and', 'for', 'ltd', 'limited', 'plc', 'llp', 'inc', 'corp', 'corporation', 'company', 'gmbh', 'srl', 'spa'];
+const COMMON_STOP_WORDS = [
+  'the',
+  'and',
+  'for',
+  'ltd',
+  'limited',
+  'plc',
+  'llp',
+  'inc',
+  'corp',
+  'corporation',
+  'company',
+  'gmbh',
+  'srl',
+  'spa',
+];
 const STOP_WORDS = new Map<CountryCode, ReadonlySet<string>>(
   COUNTRY_CODES.map((cc) => [cc, new Set([...COMMON_STOP_WORDS, ...REGISTERS[cc].nameStopWords])]),
 );
@@ -291,7 +349,12 @@ function boundedWalkSql(cc: CountryCode, walk: { from: string; order: string; re
 
 /** The walk: the country's names in rank order from $2 (fewest words a match can have), at most $4 of them, keeping the first $3 that match $1. */
 export function walkSql(cc: CountryCode): string {
-  return boundedWalkSql(cc, { from: ' AND name_rank >= $2', order: 'name_rank, registration_number', read: '$4', keep: '$3' });
+  return boundedWalkSql(cc, {
+    from: ' AND name_rank >= $2',
+    order: 'name_rank, registration_number',
+    read: '$4',
+    keep: '$3',
+  });
 }
 
 /**
@@ -335,7 +398,9 @@ export function toRecord(r: CompanyRowResult): CompanyRecord {
   const extra = typeof r.extra === 'string' ? (JSON.parse(r.extra) as Record<string, unknown>) : r.extra;
   const otherNumbers = parseArray(r.other_numbers);
   const fullExtra = { ...(extra ?? {}), ...(otherNumbers.length ? { otherNumbers } : {}) };
-  const category = (STATUS_CATEGORIES as readonly string[]).includes(r.status_category) ? (r.status_category as StatusCategory) : 'unknown';
+  const category = (STATUS_CATEGORIES as readonly string[]).includes(r.status_category)
+    ? (r.status_category as StatusCategory)
+    : 'unknown';
   return {
     name: r.name,
     registrationNumber: r.registration_number,

@@ -195,7 +195,9 @@ function alternativeQuery(a: Alternative): string {
 
 /** The tier as a tsquery over the words of a name (array_to_tsvector of its folded words). */
 export function tsquery(tier: Tier): string {
-  return tier.terms.map((t) => (t.length === 1 ? alternativeQuery(t[0]) : `(${t.map(alternativeQuery).join(' | ')})`)).join(' & ');
+  return tier.terms
+    .map((t) => (t.length === 1 ? alternativeQuery(t[0]) : `(${t.map(alternativeQuery).join(' | ')})`))
+    .join(' & ');
 }
 
 /**
@@ -217,10 +219,16 @@ export function estimateMatches(tier: Tier, count: (w: string) => number, prefix
 }
 
 /** Share of a country's names a tier matches if its terms were independent (for the walk's expected length). */
-export function estimateDensity(tier: Tier, total: number, count: (w: string) => number, prefixCount: (p: string) => number): number {
+export function estimateDensity(
+  tier: Tier,
+  total: number,
+  count: (w: string) => number,
+  prefixCount: (p: string) => number,
+): number {
   if (total <= 0) return 0;
   let p = 1;
-  for (const term of tier.terms) p *= Math.min(1, estimateMatches({ ...tier, terms: [term] }, count, prefixCount) / total);
+  for (const term of tier.terms)
+    p *= Math.min(1, estimateMatches({ ...tier, terms: [term] }, count, prefixCount) / total);
   return p;
 }
 

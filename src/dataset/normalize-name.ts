@@ -1,5 +1,15 @@
 const SPECIAL_LETTERS: Record<string, string> = {
-  ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ð: 'd', þ: 'th', ł: 'l', ı: 'i', ŧ: 't', ħ: 'h',
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ł: 'l',
+  ı: 'i',
+  ŧ: 't',
+  ħ: 'h',
 };
 
 const ASCII = /^[\x00-\x7f]*$/;

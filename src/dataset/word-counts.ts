@@ -10,7 +10,11 @@ import { WordTally } from './word-tally';
  * the company table (the importer, the seed); counting is one pass over the country's names,
  * unless the importer kept the counts while the rows went in (`known`).
  */
-export async function refreshWordCounts(dataSource: DataSource, country: CountryCode, known: KnownWordCounts | null = null): Promise<void> {
+export async function refreshWordCounts(
+  dataSource: DataSource,
+  country: CountryCode,
+  known: KnownWordCounts | null = null,
+): Promise<void> {
   await dataSource.transaction(async (m: EntityManager) => {
     // One pass over millions of names may outlast the pool's statement timeout. On a Postgres
     // server its hash of words fits in memory instead of spilling to disk; not on PGlite, whose
@@ -40,7 +44,11 @@ export async function refreshWordCounts(dataSource: DataSource, country: Country
  * Adds the words of `names` (folded names of rows just inserted) to the country's counts, and
  * their number to its companies, through `query` (a connection in a transaction of the caller's).
  */
-export async function addWordCounts(query: (sql: string, params: unknown[]) => Promise<unknown>, country: CountryCode, names: readonly string[]): Promise<void> {
+export async function addWordCounts(
+  query: (sql: string, params: unknown[]) => Promise<unknown>,
+  country: CountryCode,
+  names: readonly string[],
+): Promise<void> {
   if (names.length === 0) return;
   const tally = new WordTally();
   for (const name of names) tally.add(name);
@@ -50,7 +58,10 @@ export async function addWordCounts(query: (sql: string, params: unknown[]) => P
      ON CONFLICT (country, word) DO UPDATE SET companies = company_word.companies + EXCLUDED.companies`,
     [country, [...words.keys()], [...words.values()]],
   );
-  await query(`UPDATE dataset_country SET companies = companies + $2, refreshed_at = now() WHERE country = $1`, [country, names.length]);
+  await query(`UPDATE dataset_country SET companies = companies + $2, refreshed_at = now() WHERE country = $1`, [
+    country,
+    names.length,
+  ]);
 }
 
 /** Word counts a writer kept while the rows went in (see WordTally): the same as counting the table. */
@@ -62,11 +73,18 @@ export interface KnownWordCounts {
 /** Words per statement: the arrays of one statement stay a few megabytes. */
 const WORDS_PER_STATEMENT = 100_000;
 
-async function insertWordCounts(m: EntityManager, country: CountryCode, counts: ReadonlyMap<string, number>): Promise<void> {
+async function insertWordCounts(
+  m: EntityManager,
+  country: CountryCode,
+  counts: ReadonlyMap<string, number>,
+): Promise<void> {
   let words: string[] = [];
   let companies: number[] = [];
   const flush = async () => {
-    await m.query(`INSERT INTO company_word (country, word, companies) SELECT $1, w, n FROM unnest($2::text[], $3::int[]) AS t(w, n)`, [country, words, companies]);
+    await m.query(
+      `INSERT INTO company_word (country, word, companies) SELECT $1, w, n FROM unnest($2::text[], $3::int[]) AS t(w, n)`,
+      [country, words, companies],
+    );
     words = [];
     companies = [];
   };

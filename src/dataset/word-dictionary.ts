@@ -47,7 +47,11 @@ export class WordDictionary {
     // Upper bound by binary search on the prefix's successor.
     const end = prefixEnd(prefix);
     hi = this.lowerBound(end);
-    return { words: hi - lo, companies: this.cumulative[hi] - this.cumulative[lo], first: this.words.slice(lo, Math.min(hi, lo + PREFIX_EXPANSION)) };
+    return {
+      words: hi - lo,
+      companies: this.cumulative[hi] - this.cumulative[lo],
+      first: this.words.slice(lo, Math.min(hi, lo + PREFIX_EXPANSION)),
+    };
   }
 
   private lowerBound(w: string): number {
@@ -110,8 +114,12 @@ export class WordDictionaries {
     if (!pending) {
       pending = (async () => {
         const version = await this.version(cc);
-        const rows = (await this.dataSource.query(`SELECT word, companies FROM company_word WHERE country = $1`, [cc])) as Array<{ word: string; companies: number | string }>;
-        const totals = (await this.dataSource.query(`SELECT companies FROM dataset_country WHERE country = $1`, [cc])) as Array<{ companies: number | string }>;
+        const rows = (await this.dataSource.query(`SELECT word, companies FROM company_word WHERE country = $1`, [
+          cc,
+        ])) as Array<{ word: string; companies: number | string }>;
+        const totals = (await this.dataSource.query(`SELECT companies FROM dataset_country WHERE country = $1`, [
+          cc,
+        ])) as Array<{ companies: number | string }>;
         const dictionary = WordDictionary.of(
           rows.map((r) => ({ word: r.word, companies: Number(r.companies) })),
           totals.length ? Number(totals[0].companies) : 0,
@@ -126,7 +134,10 @@ export class WordDictionaries {
   }
 
   private async version(cc: CountryCode): Promise<string> {
-    const rows = (await this.dataSource.query(`SELECT refreshed_at::text AS v FROM dataset_country WHERE country = $1`, [cc])) as Array<{ v: string }>;
+    const rows = (await this.dataSource.query(
+      `SELECT refreshed_at::text AS v FROM dataset_country WHERE country = $1`,
+      [cc],
+    )) as Array<{ v: string }>;
     return rows[0]?.v ?? 'none';
   }
 }

@@ -19,7 +19,7 @@ export class WordTally {
     const words = this.words;
     if (words === null || nameNormalized === '') return;
     // Word by word with indexOf: a quarter faster than split(' '), which builds an array per name.
-    for (let start = 0; ; ) {
+    for (let start = 0; ;) {
       const space = nameNormalized.indexOf(' ', start);
       const word = space < 0 ? nameNormalized.slice(start) : nameNormalized.slice(start, space);
       const count = words.get(word);

@@ -14,13 +14,17 @@ describe('README', () => {
   it('documents every variable the service reads, and every register variable', () => {
     for (const name of Object.keys(ENV_VARIABLES)) expect(readme).toContain(`\`${name}\``);
     for (const def of REGISTER_TABLE) {
-      for (const purpose of Object.keys(def.endpoints)) expect(readme).toContain(`\`REGISTER_${def.country}_${purpose}_URL\``);
+      for (const purpose of Object.keys(def.endpoints))
+        expect(readme).toContain(`\`REGISTER_${def.country}_${purpose}_URL\``);
       for (const name of Object.keys(def.credentials)) expect(readme).toContain(`\`REGISTER_${def.country}_${name}\``);
     }
   });
 
   it('says which source answers each register without and with credentials', () => {
-    const coverage = readme.slice(readme.indexOf('<!-- coverage-table:start -->'), readme.indexOf('<!-- coverage-table:end -->'));
+    const coverage = readme.slice(
+      readme.indexOf('<!-- coverage-table:start -->'),
+      readme.indexOf('<!-- coverage-table:end -->'),
+    );
     expect(coverage).toMatch(/DK — CVR \| paused: fallback dataset only/);
     expect(coverage).toMatch(/FR — INSEE Sirene \| .*recherche-entreprises.*\(not official\)/);
   });

@@ -12,13 +12,27 @@ export function renderConfigTable(): string {
   const rows: string[][] = Object.entries(ENV_VARIABLES).map(([name, v]) => [`\`${name}\``, v.default, v.meaning]);
   for (const def of REGISTER_TABLE) {
     for (const [purpose, endpoint] of Object.entries(def.endpoints)) {
-      rows.push([`\`REGISTER_${def.country}_${purpose}_URL\``, endpoint.defaultUrl, `${def.short}: ${endpoint.description}.`]);
+      rows.push([
+        `\`REGISTER_${def.country}_${purpose}_URL\``,
+        endpoint.defaultUrl,
+        `${def.short}: ${endpoint.description}.`,
+      ]);
     }
     for (const [name, credential] of Object.entries(def.credentials)) {
-      const required = def.requiredCredentials.includes(name) ? ' Required for live reads: without it the register is paused.' : '';
-      rows.push([`\`REGISTER_${def.country}_${name}\``, '(none)', `${def.short}: ${credential.description}.${required}`]);
+      const required = def.requiredCredentials.includes(name)
+        ? ' Required for live reads: without it the register is paused.'
+        : '';
+      rows.push([
+        `\`REGISTER_${def.country}_${name}\``,
+        '(none)',
+        `${def.short}: ${credential.description}.${required}`,
+      ]);
     }
-    rows.push([`\`REGISTER_${def.country}_PAUSED\``, 'false', `true pauses ${def.short}: no live reads, no probes; searches answer from the fallback dataset.`]);
+    rows.push([
+      `\`REGISTER_${def.country}_PAUSED\``,
+      'false',
+      `true pauses ${def.short}: no live reads, no probes; searches answer from the fallback dataset.`,
+    ]);
   }
   return table(['Variable', 'Default', 'Meaning'], rows);
 }
@@ -29,7 +43,9 @@ export function renderCoverageTable(sourceOf: SourceOf): string {
   const describe = (s: ConnectorSource & { paused: boolean }) =>
     s.paused ? 'paused: fallback dataset only' : `${s.description} (${s.official ? 'official' : 'not official'})`;
   const rows = REGISTER_TABLE.map((def) => {
-    const credentials = Object.keys(def.credentials).map((n) => `\`REGISTER_${def.country}_${n}\``).join(', ');
+    const credentials = Object.keys(def.credentials)
+      .map((n) => `\`REGISTER_${def.country}_${n}\``)
+      .join(', ');
     return [
       `${def.country} — ${def.short}`,
       describe(sourceOf(def.country, false)),
@@ -38,7 +54,10 @@ export function renderCoverageTable(sourceOf: SourceOf): string {
       def.doesNotPublish,
     ];
   });
-  return table(['Register', 'Live source without credentials', 'With credentials', 'Officers', 'Not published / not served'], rows);
+  return table(
+    ['Register', 'Live source without credentials', 'With credentials', 'Officers', 'Not published / not served'],
+    rows,
+  );
 }
 
 /** How each register is watched for changes, from each register folder's change-detection plan. */
@@ -61,7 +80,11 @@ export function renderErrorTable(): string {
 
 function table(header: string[], rows: string[][]): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|');
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ].join('\n');
 }
 
 /** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */
@@ -83,13 +106,15 @@ export function connectorSources(): SourceOf {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { AppConfig } = require('../core/config/app-config') as typeof import('../core/config/app-config');
   const { Clock } = require('../core/clock') as typeof import('../core/clock');
-  const { HttpClientFactory } = require('../core/http/http-client.factory') as typeof import('../core/http/http-client.factory');
+  const { HttpClientFactory } =
+    require('../core/http/http-client.factory') as typeof import('../core/http/http-client.factory');
   const { REGISTERS } = require('../registers/registers') as typeof import('../registers/registers');
   /* eslint-enable @typescript-eslint/no-require-imports */
   return (country, withCredentials) => {
     const def = REGISTER_TABLE.find((r) => r.country === country)!;
     const env: Record<string, string> = {};
-    if (withCredentials) for (const name of Object.keys(def.credentials)) env[`REGISTER_${country}_${name}`] = 'configured';
+    if (withCredentials)
+      for (const name of Object.keys(def.credentials)) env[`REGISTER_${country}_${name}`] = 'configured';
     const config = AppConfig.fromEnv(env);
     const http = new HttpClientFactory(config);
     const connector = new REGISTERS[country].connector(config, http, new Clock());

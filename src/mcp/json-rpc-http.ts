@@ -27,7 +27,9 @@ export interface JsonRpcRefusal {
 export type BodyCheck = { ok: true; message: JSONRPCMessage } | { ok: false; refusal: JsonRpcRefusal };
 
 /** The request envelopes of the methods this server answers, checked before the SDK parses them. */
-const REQUEST_SCHEMAS = lookupTable<{ safeParse(v: unknown): { success: true } | { success: false; error: z.core.$ZodError } }>({
+const REQUEST_SCHEMAS = lookupTable<{
+  safeParse(v: unknown): { success: true } | { success: false; error: z.core.$ZodError };
+}>({
   initialize: InitializeRequestSchema,
   ping: PingRequestSchema,
   'tools/list': ListToolsRequestSchema,
@@ -41,14 +43,22 @@ const REQUEST_SCHEMAS = lookupTable<{ safeParse(v: unknown): { success: true } |
 export function checkPostHeaders(req: IncomingMessage): JsonRpcRefusal | null {
   const accept = req.headers.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    return { status: 406, code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
+    return {
+      status: 406,
+      code: -32000,
+      message: 'Not Acceptable: Client must accept both application/json and text/event-stream',
+    };
   }
   if (!isJsonContentType(req.headers['content-type'])) {
     return { status: 415, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' };
   }
   const encoding = req.headers['content-encoding'];
   if (encoding && encoding.toLowerCase() !== 'identity') {
-    return { status: 415, code: -32000, message: `Unsupported Media Type: Content-Encoding ${encoding.slice(0, 40)} is not accepted` };
+    return {
+      status: 415,
+      code: -32000,
+      message: `Unsupported Media Type: Content-Encoding ${encoding.slice(0, 40)} is not accepted`,
+    };
   }
   return null;
 }
@@ -58,7 +68,10 @@ export function checkPostHeaders(req: IncomingMessage): JsonRpcRefusal | null {
  * read it). A declared Content-Length over the limit is refused before reading anything;
  * otherwise reading stops as soon as the limit is passed.
  */
-export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<{ tooLarge: false; body: Buffer } | { tooLarge: true }> {
+export async function readBody(
+  req: IncomingMessage,
+  limit = MAX_BODY_BYTES,
+): Promise<{ tooLarge: false; body: Buffer } | { tooLarge: true }> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return { tooLarge: true };
   const chunks: Buffer[] = [];
@@ -85,11 +98,20 @@ export function parseMessage(body: Buffer): BodyCheck {
     return refuse(400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
   }
   if (Array.isArray(value)) {
-    return refuse(400, ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported (removed from MCP in protocol version 2025-06-18); send one message per POST');
+    return refuse(
+      400,
+      ErrorCode.InvalidRequest,
+      'Invalid Request: JSON-RPC batches are not supported (removed from MCP in protocol version 2025-06-18); send one message per POST',
+    );
   }
   const message = JSONRPCMessageSchema.safeParse(value);
   if (!message.success) {
-    return refuse(400, ErrorCode.InvalidRequest, 'Invalid Request: the body is not a JSON-RPC 2.0 message', idOf(value));
+    return refuse(
+      400,
+      ErrorCode.InvalidRequest,
+      'Invalid Request: the body is not a JSON-RPC 2.0 message',
+      idOf(value),
+    );
   }
   const data = message.data as JSONRPCMessage;
   if ('method' in data && 'id' in data) {
@@ -97,7 +119,12 @@ export function parseMessage(body: Buffer): BodyCheck {
     const checked = schema?.safeParse(data);
     if (checked && !checked.success) {
       // A JSON-RPC error response to a well-formed request: HTTP 200, as the SDK answers its own errors.
-      return refuse(200, ErrorCode.InvalidParams, `Invalid params for ${data.method}: ${z.prettifyError(checked.error).slice(0, 500)}`, data.id);
+      return refuse(
+        200,
+        ErrorCode.InvalidParams,
+        `Invalid params for ${data.method}: ${z.prettifyError(checked.error).slice(0, 500)}`,
+        data.id,
+      );
     }
   }
   return { ok: true, message: data };
@@ -109,7 +136,9 @@ export function writeJsonRpcError(res: ServerResponse, refusal: JsonRpcRefusal):
     return;
   }
   res.writeHead(refusal.status, { 'Content-Type': 'application/json', ...refusal.headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message }, id: refusal.id ?? null }));
+  res.end(
+    JSON.stringify({ jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message }, id: refusal.id ?? null }),
+  );
 }
 
 function refuse(status: number, code: number, message: string, id?: string | number | null): BodyCheck {

@@ -45,7 +45,12 @@ export class McpHttpService {
     }
     if (read.tooLarge) {
       // The rest of an oversized body is not read: close the connection rather than drain it.
-      return writeJsonRpcError(res, { status: 413, code: -32000, message: `Payload Too Large: the request body exceeds ${MAX_BODY_BYTES} bytes`, headers: { Connection: 'close' } });
+      return writeJsonRpcError(res, {
+        status: 413,
+        code: -32000,
+        message: `Payload Too Large: the request body exceeds ${MAX_BODY_BYTES} bytes`,
+        headers: { Connection: 'close' },
+      });
     }
     const parsed = parseMessage(read.body);
     if (!parsed.ok) return writeJsonRpcError(res, parsed.refusal);
@@ -66,7 +71,8 @@ export class McpHttpService {
   }
 
   notAllowed(res: ServerResponse): void {
-    const message = 'Method Not Allowed: POST one JSON-RPC message per request; this stateless server offers no SSE stream (GET) and has no session to end (DELETE)';
+    const message =
+      'Method Not Allowed: POST one JSON-RPC message per request; this stateless server offers no SSE stream (GET) and has no session to end (DELETE)';
     writeJsonRpcError(res, { status: 405, code: -32000, message, headers: { Allow: MCP_ALLOWED_METHODS } });
   }
 }

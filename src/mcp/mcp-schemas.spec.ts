@@ -37,7 +37,11 @@ describe('MCP output schemas against real service results', () => {
        VALUES ('NO', $1, 'BROKEN TEST AS', $2, NULL, 'active', 'Aksjeselskap', NULL, 'OSLO', NULL, $3, 'dataset:enheter', 'enheter-2026-11-01', '2026-11-01T04:00:00Z')`,
       [NO_FAILING, normalizeName('BROKEN TEST AS'), `https://virksomhet.brreg.no/nb/oppslag/enheter/${NO_FAILING}`],
     );
-    services = { search: app.get(SearchService), registers: app.get(RegistersService), status: app.get(StatusReportService) };
+    services = {
+      search: app.get(SearchService),
+      registers: app.get(RegistersService),
+      status: app.get(StatusReportService),
+    };
 
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createMcpServer(services, app.config.apiVersion).connect(serverSide);
@@ -95,11 +99,17 @@ describe('MCP output schemas against real service results', () => {
 
   it('list_registers and get_register_status: the lists as /registers and /status give them', async () => {
     expectValid('list_registers', await services.registers.list({}));
-    expectValid('list_registers', await services.registers.list({ provides: 'officers', status: 'live,degraded,paused' }));
+    expectValid(
+      'list_registers',
+      await services.registers.list({ provides: 'officers', status: 'live,degraded,paused' }),
+    );
     expectValid('get_register_status', await services.status.report());
     // With a finished probe (the fake has no unit at the probe's path: a failed one).
     const probes = app.get(ProbeService);
-    await probes.run({ country: 'NO', slotStart: probes.slotStart(new Date(app.clock.now().getTime() - 60_000)).toISOString() });
+    await probes.run({
+      country: 'NO',
+      slotStart: probes.slotStart(new Date(app.clock.now().getTime() - 60_000)).toISOString(),
+    });
     const report = await services.status.report();
     const no = report.registers.find((r) => r.country === 'NO')!;
     expect(no.lastProbe).toMatchObject({ ok: false, httpStatus: 404, errorClass: expect.any(String) });
@@ -112,8 +122,17 @@ describe('MCP output schemas against real service results', () => {
     expectInvalid('search_companies', { ...live, newField: 1 });
     const { attribution: _a, ...missing } = live;
     expectInvalid('search_companies', missing);
-    expectInvalid('search_companies', { ...live, results: [{ ...live.results[0], source: { ...live.results[0].source, official: 'yes' } }] });
+    expectInvalid('search_companies', {
+      ...live,
+      results: [{ ...live.results[0], source: { ...live.results[0].source, official: 'yes' } }],
+    });
     const company = await services.search.company('NO', NO_ABG);
-    expectInvalid('get_company', { ...company, company: { ...company.company, officers: [{ name: 'X', role: 'Y', kind: 'robot', appointedOn: null, resignedOn: null }] } });
+    expectInvalid('get_company', {
+      ...company,
+      company: {
+        ...company.company,
+        officers: [{ name: 'X', role: 'Y', kind: 'robot', appointedOn: null, resignedOn: null }],
+      },
+    });
   });
 });

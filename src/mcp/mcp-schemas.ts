@@ -21,9 +21,17 @@ const recordSourceSchema = z
   .strictObject({
     register: z.string().describe('Register name.'),
     url: z.string().describe('Exact human-readable record page at the register.'),
-    official: z.boolean().describe('true only when the record was read live from the national register itself; false for a mirror or the fallback dataset.'),
+    official: z
+      .boolean()
+      .describe(
+        'true only when the record was read live from the national register itself; false for a mirror or the fallback dataset.',
+      ),
     kind: z.string().describe('native_official, native_official_website, public_mirror:<name> or dataset:<name>.'),
-    retrievedAt: z.string().describe('ISO 8601 UTC with milliseconds: when the register was read (dataset rows: when the register produced the bulk file).'),
+    retrievedAt: z
+      .string()
+      .describe(
+        'ISO 8601 UTC with milliseconds: when the register was read (dataset rows: when the register produced the bulk file).',
+      ),
   })
   .describe('Provenance of the record.');
 
@@ -53,7 +61,12 @@ const officerSchema = z.strictObject({
 
 const companyDetailSchema = z.strictObject({
   ...companyFields,
-  officers: z.array(officerSchema).nullable().describe('Officers where the register publishes them; null when the source used publishes none (or the record comes from the fallback dataset).'),
+  officers: z
+    .array(officerSchema)
+    .nullable()
+    .describe(
+      'Officers where the register publishes them; null when the source used publishes none (or the record comes from the fallback dataset).',
+    ),
 });
 
 const registerDescriptorSchema = z.strictObject({
@@ -61,11 +74,18 @@ const registerDescriptorSchema = z.strictObject({
   short: z.string(),
   officialUrl: z.string(),
   reuseTermsUrl: z.string(),
-  status: z.enum(REGISTER_STATUSES).describe('live: read directly from the register. degraded or paused: results come from a mirror or the fallback dataset; read warning.'),
+  status: z
+    .enum(REGISTER_STATUSES)
+    .describe(
+      'live: read directly from the register. degraded or paused: results come from a mirror or the fallback dataset; read warning.',
+    ),
   provides: providesSchema,
 });
 
-const warning = z.string().optional().describe('Present when register.status is not live: where the results come from instead, and why.');
+const warning = z
+  .string()
+  .optional()
+  .describe('Present when register.status is not live: where the results come from instead, and why.');
 
 export const searchResponseSchema = z.strictObject({
   apiVersion: z.string(),
@@ -129,7 +149,12 @@ export const statusReportSchema = z.strictObject({
       status: z.enum(REGISTER_STATUSES),
       statusReason: nullableString('Why the status is not live.'),
       statusChangedAt: nullableString('When the status last changed (ISO 8601 UTC).'),
-      uptime: z.strictObject({ '24h': uptimeWindowSchema, '7d': uptimeWindowSchema, '30d': uptimeWindowSchema, '90d': uptimeWindowSchema }),
+      uptime: z.strictObject({
+        '24h': uptimeWindowSchema,
+        '7d': uptimeWindowSchema,
+        '30d': uptimeWindowSchema,
+        '90d': uptimeWindowSchema,
+      }),
       probeCount: z.number().int(),
       lastProbe: z
         .strictObject({
@@ -142,7 +167,9 @@ export const statusReportSchema = z.strictObject({
         })
         .nullable(),
       lastSuccessAt: z.string().nullable(),
-      daily: z.array(z.strictObject({ date: z.string().describe('UTC day, YYYY-MM-DD.'), ...uptimeFields })).describe('The last 90 UTC days, oldest first.'),
+      daily: z
+        .array(z.strictObject({ date: z.string().describe('UTC day, YYYY-MM-DD.'), ...uptimeFields }))
+        .describe('The last 90 UTC days, oldest first.'),
     }),
   ),
 });

@@ -39,7 +39,13 @@ export function createMcpServer(services: McpToolServices, version: string): Mcp
         description: tool.description,
         inputSchema: tool.input,
         outputSchema: tool.output,
-        annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+        annotations: {
+          title: tool.title,
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: true,
+        },
       },
       // Never called: tools/call is answered by callTool below.
       () => {
@@ -47,18 +53,29 @@ export function createMcpServer(services: McpToolServices, version: string): Mcp
       },
     );
   }
-  server.server.setRequestHandler(ToolsCallRequest, (request) => callTool(services, ToolsCallParams.parse(request.params)));
+  server.server.setRequestHandler(ToolsCallRequest, (request) =>
+    callTool(services, ToolsCallParams.parse(request.params)),
+  );
   return server;
 }
 
-export async function callTool(services: McpToolServices, params: z.output<typeof ToolsCallParams>): Promise<CallToolResult> {
+export async function callTool(
+  services: McpToolServices,
+  params: z.output<typeof ToolsCallParams>,
+): Promise<CallToolResult> {
   const tool = MCP_TOOLS_BY_NAME.get(params.name);
   if (!tool) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${params.name.slice(0, 100)}". Available tools: ${MCP_TOOLS.map((t) => t.name).join(', ')}.`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown tool "${params.name.slice(0, 100)}". Available tools: ${MCP_TOOLS.map((t) => t.name).join(', ')}.`,
+    );
   }
   const args = tool.input.safeParse(params.arguments ?? {});
   if (!args.success) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${tool.name}: ${z.prettifyError(args.error)}`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid arguments for tool ${tool.name}: ${z.prettifyError(args.error)}`,
+    );
   }
   let result: Record<string, unknown>;
   try {
@@ -71,7 +88,10 @@ export async function callTool(services: McpToolServices, params: z.output<typeo
   const checked = tool.output.safeParse(result);
   if (!checked.success) {
     // A DTO changed without its output schema: say so loudly rather than send a result the client will reject.
-    logger.error({ tool: tool.name, issues: checked.error.issues.slice(0, 5) }, 'MCP tool result does not match its outputSchema');
+    logger.error(
+      { tool: tool.name, issues: checked.error.issues.slice(0, 5) },
+      'MCP tool result does not match its outputSchema',
+    );
     throw new McpError(ErrorCode.InternalError, `The result of ${tool.name} does not match its output schema.`);
   }
   return {
@@ -86,11 +106,13 @@ export async function callTool(services: McpToolServices, params: z.output<typeo
 /** How a model can recover from each business failure. */
 const HINTS: Partial<Record<ApiError['code'], string>> = {
   missing_parameter: 'Give every required argument a non-empty value.',
-  invalid_query: 'Give a company name of 2–200 characters, or a registration number in the country’s format with a correct check digit.',
+  invalid_query:
+    'Give a company name of 2–200 characters, or a registration number in the country’s format with a correct check digit.',
   invalid_parameter: 'Use one of the allowed values listed in the message.',
   country_not_covered: 'Use one of the covered country codes listed in the message (list_registers shows them all).',
   company_not_found: 'Check the registration number, or find the company by name with search_companies.',
-  upstream_error: 'The register did not answer and no fallback record could stand in: retry later, and check get_register_status.',
+  upstream_error:
+    'The register did not answer and no fallback record could stand in: retry later, and check get_register_status.',
   internal_error: 'Retry later.',
 };
 
@@ -103,7 +125,15 @@ const HINTS: Partial<Record<ApiError['code'], string>> = {
  */
 export function toolError(error: ApiError): CallToolResult {
   const hint = HINTS[error.code];
-  const problem = { type: problemTypeUri(error.code), title: PROBLEMS[error.code].title, status: error.status, detail: error.detail, code: error.code, ...error.extras, ...(hint ? { hint } : {}) };
+  const problem = {
+    type: problemTypeUri(error.code),
+    title: PROBLEMS[error.code].title,
+    status: error.status,
+    detail: error.detail,
+    code: error.code,
+    ...error.extras,
+    ...(hint ? { hint } : {}),
+  };
   return {
     isError: true,
     content: [

@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import type { companyResponseSchema, registerListSchema, searchResponseSchema, statusReportSchema } from './mcp-schemas';
+import type {
+  companyResponseSchema,
+  registerListSchema,
+  searchResponseSchema,
+  statusReportSchema,
+} from './mcp-schemas';
 
 /*
  * The short text a model reads first in a tool result (the full JSON follows in a second
@@ -15,7 +20,8 @@ function provenance(official: boolean, status: string, warning: string | undefin
 
 export function summarizeSearch(r: z.output<typeof searchResponseSchema>): string {
   const where = `${r.register.short} (${r.countryName}, register ${r.register.status})`;
-  if (!r.resolved) return `No company in ${where} matches "${r.query}" (resolved: false).${provenance(true, r.register.status, r.warning)}`;
+  if (!r.resolved)
+    return `No company in ${where} matches "${r.query}" (resolved: false).${provenance(true, r.register.status, r.warning)}`;
   const lines = r.results.slice(0, SHOWN).map((c) => {
     const status = c.status ? `${c.status} (${c.statusCategory})` : c.statusCategory;
     return `- ${c.name} — ${c.registrationNumber}, ${status}${c.city ? `, ${c.city}` : ''}; source ${c.source.kind}${c.source.official ? ', official' : ', NOT official'}, read ${c.source.retrievedAt}`;
@@ -37,14 +43,23 @@ export function summarizeCompany(r: z.output<typeof companyResponseSchema>): str
   const officers =
     current === null
       ? 'officers: not published by this source'
-      : `${current.length} current officer${current.length === 1 ? '' : 's'}${current.length ? `: ${current.slice(0, SHOWN).map((o) => `${o.name} (${o.role})`).join(', ')}${current.length > SHOWN ? ', …' : ''}` : ''}`;
+      : `${current.length} current officer${current.length === 1 ? '' : 's'}${
+          current.length
+            ? `: ${current
+                .slice(0, SHOWN)
+                .map((o) => `${o.name} (${o.role})`)
+                .join(', ')}${current.length > SHOWN ? ', …' : ''}`
+            : ''
+        }`;
   return `${c.name} — ${c.registrationNumber} (${r.country}, ${r.register.short}): ${facts.join('; ')}. ${officers}. Source: ${c.source.url} (${c.source.kind}${c.source.official ? ', official' : ', NOT official'}, read ${c.source.retrievedAt}).${provenance(c.source.official, r.register.status, r.warning)}`;
 }
 
 export function summarizeRegisters(r: z.output<typeof registerListSchema>): string {
   if (r.count === 0) return 'No register matches these filters.';
   const lines = r.registers.map((g) => {
-    const provides = Object.entries(g.provides).filter(([, v]) => v).map(([k]) => k);
+    const provides = Object.entries(g.provides)
+      .filter(([, v]) => v)
+      .map(([k]) => k);
     return `- ${g.country} ${g.short}: ${g.status}${g.statusReason ? ` (${g.statusReason})` : ''}; provides ${provides.length ? provides.join(', ') : 'basic records only'}; live reads from ${g.liveSource.kind}${g.liveSource.official ? '' : ' (not official)'}`;
   });
   return `${r.count} register${r.count === 1 ? '' : 's'}:\n${lines.join('\n')}`;

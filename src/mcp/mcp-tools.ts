@@ -74,7 +74,9 @@ export const MCP_TOOLS: readonly McpTool[] = [
     ].join(' '),
     input: z.object({
       country: countryInput,
-      registrationNumber: z.string().describe('Registration number in the country’s format, as returned by search_companies (separators allowed).'),
+      registrationNumber: z
+        .string()
+        .describe('Registration number in the country’s format, as returned by search_companies (separators allowed).'),
     }),
     output: companyResponseSchema,
     run: (s, { country, registrationNumber }) => s.search.company(country, registrationNumber),
@@ -88,8 +90,18 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'Optional filters narrow the list.',
     ].join(' '),
     input: z.object({
-      provides: z.string().optional().describe(`Keep registers providing every listed capability: ${PROVIDES_VALUES.join(', ')} (one, or several separated by commas).`),
-      status: z.string().optional().describe(`Keep registers in any listed status: ${REGISTER_STATUSES.join(', ')} (one, or several separated by commas).`),
+      provides: z
+        .string()
+        .optional()
+        .describe(
+          `Keep registers providing every listed capability: ${PROVIDES_VALUES.join(', ')} (one, or several separated by commas).`,
+        ),
+      status: z
+        .string()
+        .optional()
+        .describe(
+          `Keep registers in any listed status: ${REGISTER_STATUSES.join(', ')} (one, or several separated by commas).`,
+        ),
     }),
     output: registerListSchema,
     run: (s, { provides, status }) => s.registers.list({ provides, status }),

@@ -8,7 +8,10 @@ import { MCP_TOOLS } from './mcp-tools';
 
 /** null in OpenAPI 3.0: a nullable type whose only value is null. */
 const NULL: SchemaObject = { type: 'string', nullable: true, enum: [null] };
-const JSON_RPC_ID: SchemaObject = { oneOf: [{ type: 'string' }, { type: 'integer' }, NULL], description: 'The id of the request answered; null when it could not be read.' };
+const JSON_RPC_ID: SchemaObject = {
+  oneOf: [{ type: 'string' }, { type: 'integer' }, NULL],
+  description: 'The id of the request answered; null when it could not be read.',
+};
 
 const JSON_RPC_ERROR: SchemaObject = {
   type: 'object',
@@ -19,7 +22,11 @@ const JSON_RPC_ERROR: SchemaObject = {
     error: {
       type: 'object',
       required: ['code', 'message'],
-      properties: { code: { type: 'integer', example: -32700 }, message: { type: 'string' }, data: { description: 'More about the error, when the server has it.' } },
+      properties: {
+        code: { type: 'integer', example: -32700 },
+        message: { type: 'string' },
+        data: { description: 'More about the error, when the server has it.' },
+      },
     },
   },
 };
@@ -31,15 +38,23 @@ const JSON_RPC_RESPONSE: SchemaObject = {
   properties: {
     jsonrpc: { type: 'string', enum: ['2.0'] },
     id: JSON_RPC_ID,
-    result: { type: 'object', additionalProperties: true, description: 'The method’s result (for tools/call: content, structuredContent, isError).' },
+    result: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'The method’s result (for tools/call: content, structuredContent, isError).',
+    },
     error: JSON_RPC_ERROR.properties!.error,
   },
 };
 
 const NOT_ALLOWED = {
   status: 405,
-  description: 'Only POST carries messages: this stateless server offers no SSE stream (GET) and has no session to end (DELETE). Allow: POST, OPTIONS.',
-  headers: { ...RATE_LIMIT_HEADERS, Allow: { description: 'The methods this endpoint accepts.', schema: { type: 'string' as const } } },
+  description:
+    'Only POST carries messages: this stateless server offers no SSE stream (GET) and has no session to end (DELETE). Allow: POST, OPTIONS.',
+  headers: {
+    ...RATE_LIMIT_HEADERS,
+    Allow: { description: 'The methods this endpoint accepts.', schema: { type: 'string' as const } },
+  },
   content: { 'application/json': { schema: JSON_RPC_ERROR } },
 };
 
@@ -58,13 +73,43 @@ export class McpController {
       `Tools: ${MCP_TOOLS.map((t) => `\`${t.name}\``).join(', ')} (see tools/list for their schemas). Lookup failures are tool results with \`isError: true\` and the contract error code; protocol errors use JSON-RPC codes -32700, -32600, -32601, -32602.`,
     ].join('\n'),
   })
-  @ApiBody({ schema: { type: 'object', example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_companies', arguments: { q: 'Equinor', country: 'NO' } } } } })
-  @ApiOkResponse({ description: 'A JSON-RPC response (result or error).', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: JSON_RPC_RESPONSE } } })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      example: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_companies', arguments: { q: 'Equinor', country: 'NO' } },
+      },
+    },
+  })
+  @ApiOkResponse({
+    description: 'A JSON-RPC response (result or error).',
+    headers: RATE_LIMIT_HEADERS,
+    content: { 'application/json': { schema: JSON_RPC_RESPONSE } },
+  })
   @ApiResponse({ status: 202, description: 'A notification or a response was accepted (no body).' })
-  @ApiResponse({ status: 400, description: 'Parse error (-32700) or invalid request, e.g. a batch (-32600).', content: { 'application/json': { schema: JSON_RPC_ERROR } } })
-  @ApiResponse({ status: 406, description: 'Accept does not list both application/json and text/event-stream.', content: { 'application/json': { schema: JSON_RPC_ERROR } } })
-  @ApiResponse({ status: 413, description: 'Body over 1 MiB.', content: { 'application/json': { schema: JSON_RPC_ERROR } } })
-  @ApiResponse({ status: 415, description: 'Content-Type is not application/json.', content: { 'application/json': { schema: JSON_RPC_ERROR } } })
+  @ApiResponse({
+    status: 400,
+    description: 'Parse error (-32700) or invalid request, e.g. a batch (-32600).',
+    content: { 'application/json': { schema: JSON_RPC_ERROR } },
+  })
+  @ApiResponse({
+    status: 406,
+    description: 'Accept does not list both application/json and text/event-stream.',
+    content: { 'application/json': { schema: JSON_RPC_ERROR } },
+  })
+  @ApiResponse({
+    status: 413,
+    description: 'Body over 1 MiB.',
+    content: { 'application/json': { schema: JSON_RPC_ERROR } },
+  })
+  @ApiResponse({
+    status: 415,
+    description: 'Content-Type is not application/json.',
+    content: { 'application/json': { schema: JSON_RPC_ERROR } },
+  })
   @ApiPublicErrors()
   post(@Req() req: Request, @Res() res: Response): Promise<void> {
     return this.mcp.post(req, res);
@@ -72,7 +117,10 @@ export class McpController {
 
   /** GET: no SSE stream is offered. */
   @Get()
-  @ApiOperation({ summary: 'Not offered: no SSE stream (405)', description: 'MCP clients probe GET for a server-sent event stream; this stateless server has none.' })
+  @ApiOperation({
+    summary: 'Not offered: no SSE stream (405)',
+    description: 'MCP clients probe GET for a server-sent event stream; this stateless server has none.',
+  })
   @ApiResponse(NOT_ALLOWED)
   @ApiPublicErrors()
   getStream(@Res() res: Response): void {
@@ -81,7 +129,10 @@ export class McpController {
 
   /** DELETE: there is no session to end. */
   @Delete()
-  @ApiOperation({ summary: 'Not offered: no session to end (405)', description: 'MCP clients send DELETE to end a session; this stateless server has none.' })
+  @ApiOperation({
+    summary: 'Not offered: no session to end (405)',
+    description: 'MCP clients send DELETE to end a session; this stateless server has none.',
+  })
   @ApiResponse(NOT_ALLOWED)
   @ApiPublicErrors()
   endSession(@Res() res: Response): void {

@@ -27,7 +27,12 @@ const changeOf = (e: { data: Record<string, unknown> }) => {
 function noUpdates(extra: Array<{ id: number; orgnr: string }>) {
   const page = JSON.parse(fixture('registers/no/brreg-oppdateringer-enheter-page.json'));
   const recorded = page._embedded.oppdaterteEnheter as Array<{ oppdateringsid: number; organisasjonsnummer: string }>;
-  const derived = extra.map(({ id, orgnr }) => ({ oppdateringsid: id, dato: '2026-11-22T12:30:00.000Z', organisasjonsnummer: orgnr, endringstype: 'Endring' }));
+  const derived = extra.map(({ id, orgnr }) => ({
+    oppdateringsid: id,
+    dato: '2026-11-22T12:30:00.000Z',
+    organisasjonsnummer: orgnr,
+    endringstype: 'Endring',
+  }));
   return [...recorded, ...derived];
 }
 
@@ -37,11 +42,20 @@ describe('NO: the update feed from a stored cursor', () => {
   let published: ReturnType<typeof noUpdates>;
 
   const route = (harness: DetectionHarness) => {
-    harness.fakes.NO_API.get('/enheter/883603362', { fixture: 'registers/no/brreg-enhet-883603362-extracted-from-asa-search.json' });
+    harness.fakes.NO_API.get('/enheter/883603362', {
+      fixture: 'registers/no/brreg-enhet-883603362-extracted-from-asa-search.json',
+    });
     harness.fakes.NO_API.get('/oppdateringer/enheter', (req) => {
       const from = Number(req.query.get('oppdateringsid') ?? 0);
       const items = req.query.get('dato') ? published : published.filter((i) => i.oppdateringsid >= from);
-      return { body: JSON.stringify(items.length ? { _embedded: { oppdaterteEnheter: items }, page: { size: 1000, number: 0 } } : { page: { size: 1000 } }), headers: JSON_HEADERS };
+      return {
+        body: JSON.stringify(
+          items.length
+            ? { _embedded: { oppdaterteEnheter: items }, page: { size: 1000, number: 0 } }
+            : { page: { size: 1000 } },
+        ),
+        headers: JSON_HEADERS,
+      };
     });
   };
 
@@ -65,7 +79,9 @@ describe('NO: the update feed from a stored cursor', () => {
 
     // The recorded entries (units nobody watches) and one derived entry for the watched unit.
     published = noUpdates([{ id: 9400400, orgnr: '883603362' }]);
-    h.fakes.NO_API.get('/enheter/883603362', { fixture: 'registers/no/brreg-enhet-883603362-derived-renamed-moved.json' });
+    h.fakes.NO_API.get('/enheter/883603362', {
+      fixture: 'registers/no/brreg-enhet-883603362-derived-renamed-moved.json',
+    });
     const first = await h.feeds.poll('NO');
     expect(first).toMatchObject({ entries: 21, requested: 1, caughtUp: true });
     expect(h.fakes.NO_API.requestsTo('/oppdateringer/enheter')[0].query.get('dato')).toBe('2026-11-22T12:00:00.000Z');
@@ -84,9 +100,14 @@ describe('NO: the update feed from a stored cursor', () => {
     await h.close();
     h = await startDetectionHarness({ DATA_DIR: dir }, { now: '2026-11-22T12:05:00.000Z' });
     route(h);
-    h.fakes.NO_API.get('/enheter/883603362', { fixture: 'registers/no/brreg-enhet-883603362-derived-renamed-moved.json' });
+    h.fakes.NO_API.get('/enheter/883603362', {
+      fixture: 'registers/no/brreg-enhet-883603362-derived-renamed-moved.json',
+    });
     // The register repeats the entry (a duplicate) and adds a later one for the same unit.
-    published = noUpdates([{ id: 9400400, orgnr: '883603362' }, { id: 9400401, orgnr: '883603362' }]);
+    published = noUpdates([
+      { id: 9400400, orgnr: '883603362' },
+      { id: 9400401, orgnr: '883603362' },
+    ]);
     const second = await h.feeds.poll('NO');
     expect(h.fakes.NO_API.requestsTo('/oppdateringer/enheter')[0].query.get('oppdateringsid')).toBe('9400401');
     expect(second).toMatchObject({ entries: 1, requested: 1 });
@@ -94,7 +115,10 @@ describe('NO: the update feed from a stored cursor', () => {
     expect(await h.takeEvents()).toEqual([]);
 
     // Nothing new: the cursor stays after the last entry.
-    published = noUpdates([{ id: 9400400, orgnr: '883603362' }, { id: 9400401, orgnr: '883603362' }]);
+    published = noUpdates([
+      { id: 9400400, orgnr: '883603362' },
+      { id: 9400401, orgnr: '883603362' },
+    ]);
     await h.feeds.poll('NO');
     expect(h.fakes.NO_API.requestsTo('/oppdateringer/enheter')[1].query.get('oppdateringsid')).toBe('9400402');
   });
@@ -129,7 +153,9 @@ describe('DK: the sidstOpdateret query', () => {
       ['name', 'MAGENTA ApS', 'MAGENTA DIGITAL ApS'],
       ['address', 'Pilestræde 43, 3., 1112 København K', 'Vesterbrogade 10, 3., 1620 København V'],
     ]);
-    const cursor = JSON.parse((await h.dataSource.query(`SELECT cursor FROM feed_cursor WHERE feed = 'DK:changes'`))[0].cursor);
+    const cursor = JSON.parse(
+      (await h.dataSource.query(`SELECT cursor FROM feed_cursor WHERE feed = 'DK:changes'`))[0].cursor,
+    );
     expect(cursor).toEqual({ from: '2026-11-22T12:30:00.000+01:00', skip: 1 });
 
     // The same document again (gte keeps the last second): no duplicate event.
@@ -157,7 +183,10 @@ describe('FR with an INSEE key: the dateDernierTraitementUniteLegale query', () 
     let feedAnswer: string | null = null;
     h.fakes.FR_API.get('/siret', (req) => {
       const q = req.query.get('q') ?? '';
-      if (q.startsWith('(dateDernierTraitement')) return feedAnswer ? { fixture: feedAnswer } : { status: 404, body: '{"header":{"statut":404,"message":"Aucun élément trouvé"}}' };
+      if (q.startsWith('(dateDernierTraitement'))
+        return feedAnswer
+          ? { fixture: feedAnswer }
+          : { status: 404, body: '{"header":{"statut":404,"message":"Aucun élément trouvé"}}' };
       return { fixture: 'registers/fr/insee-sirene-siret-search-siege-derived-from-siret.json' };
     });
     await h.setReadable('FR', true);
@@ -198,7 +227,15 @@ describe('GB: the companies stream', () => {
   const line = (file: string) => JSON.stringify(JSON.parse(fixture(`registers/gb/${file}`))) + '\n';
 
   const runner = () => {
-    const r = new ChangeStreamRunner(h.dataSource, h.ctx.get(ChangeSources), h.ctx.get(FeedCursors), h.ctx.get(FeedEntriesService), h.ctx.get(RegisterStatusService), h.ctx.get(ChangeEventSink), h.ctx.get(Clock));
+    const r = new ChangeStreamRunner(
+      h.dataSource,
+      h.ctx.get(ChangeSources),
+      h.ctx.get(FeedCursors),
+      h.ctx.get(FeedEntriesService),
+      h.ctx.get(RegisterStatusService),
+      h.ctx.get(ChangeEventSink),
+      h.ctx.get(Clock),
+    );
     r.backoff = { initialMs: 20, maxMs: 100 };
     r.idleRetryMs = 20;
     return r;
@@ -206,7 +243,9 @@ describe('GB: the companies stream', () => {
 
   beforeAll(async () => {
     h = await startDetectionHarness({ REGISTER_GB_API_KEY: 'k', REGISTER_GB_STREAM_KEY: 'stream-key' });
-    h.fakes.GB_API.get('/company/05954546', { fixture: 'registers/gb/ch-company-profile-05954546-derived-from-stream-event.json' });
+    h.fakes.GB_API.get('/company/05954546', {
+      fixture: 'registers/gb/ch-company-profile-05954546-derived-from-stream-event.json',
+    });
     h.fakes.GB_STREAM.get('/companies', (req) => ({
       raw: (res) => {
         connections.push({ timepoint: req.query.get('timepoint'), res });
@@ -237,18 +276,28 @@ describe('GB: the companies stream', () => {
     let r = runner();
     r.onApplicationBootstrap();
     await until(async () => connections.length >= 2, 10_000, 'a reconnection');
-    expect(h.fakes.GB_STREAM.requests[0].headers.authorization).toBe(`Basic ${Buffer.from('stream-key:').toString('base64')}`);
+    expect(h.fakes.GB_STREAM.requests[0].headers.authorization).toBe(
+      `Basic ${Buffer.from('stream-key:').toString('base64')}`,
+    );
     expect(connections[0].timepoint).toBeNull();
     expect(connections[1].timepoint).toBe('68805562');
     const renamed = await h.takeEvents();
-    expect(renamed.map(changeOf)).toEqual([['name', 'GLENCOYNE ENGINEERING LTD', 'GLENCOYNE ENGINEERING SERVICES LTD']]);
+    expect(renamed.map(changeOf)).toEqual([
+      ['name', 'GLENCOYNE ENGINEERING LTD', 'GLENCOYNE ENGINEERING SERVICES LTD'],
+    ]);
 
     // Reconnected: the register repeats the stored timepoint (dropped as seen), then a new event; the connection stays up.
     script = (_tp, res) => {
       res.write(line('ch-streaming-companies-event-05954546-derived-renamed.json'));
       res.write(line('ch-streaming-companies-event-05954546-derived-liquidation.json'));
     };
-    await until(async () => (await h.dataSource.query(`SELECT cursor FROM feed_cursor WHERE feed = 'GB:changes'`))[0]?.cursor === '68805563', 10_000, 'timepoint 68805563');
+    await until(
+      async () =>
+        (await h.dataSource.query(`SELECT cursor FROM feed_cursor WHERE feed = 'GB:changes'`))[0]?.cursor ===
+        '68805563',
+      10_000,
+      'timepoint 68805563',
+    );
     expect((await h.takeEvents()).map(changeOf)).toEqual([['status', 'Active', 'Liquidation']]);
 
     // A restart of the worker: a new follower resumes from the stored timepoint; the repeated event gives nothing.
@@ -274,7 +323,8 @@ describe('a register going down mid-cycle', () => {
 
   it('sends register.unavailable once, reads nothing while it is down (no change from anything but an official read), and catches up after recovery', async () => {
     const probes = h.ctx.get(ProbeService);
-    const probe = (minute: number) => probes.run({ country: 'AU', slotStart: new Date(Date.UTC(2026, 10, 22, 12, minute)).toISOString() });
+    const probe = (minute: number) =>
+      probes.run({ country: 'AU', slotStart: new Date(Date.UTC(2026, 10, 22, 12, minute)).toISOString() });
     await probe(0);
     await h.watch('acc_a', 'AU', '26154482283', true);
     await h.watch('acc_b', 'AU', '26154482283');
@@ -304,13 +354,17 @@ describe('a register going down mid-cycle', () => {
     // The company falls due during the outage: it is not read, and nothing is said about it.
     const reads = h.fakes.AU_API.requests.length;
     h.clock.set('2026-11-22T13:30:00.000Z');
-    expect((await h.runDueChecks()).filter((r) => r.entityId.startsWith('ent_au'))).toEqual([{ entityId: 'ent_au_26154482283', outcome: 'skipped' }]);
+    expect((await h.runDueChecks()).filter((r) => r.entityId.startsWith('ent_au'))).toEqual([
+      { entityId: 'ent_au_26154482283', outcome: 'skipped' },
+    ]);
     expect(h.fakes.AU_API.requests.length).toBe(reads + 0);
     expect(await h.takeEvents()).toEqual([]);
 
     // The register comes back, renamed meanwhile: two good probes, then the held-back check runs.
     h.fakes.AU_API.reset();
-    h.fakes.AU_API.get('/json/AbnDetails.aspx', { fixture: 'registers/au/abr-json-abndetails-26154482283-derived-renamed-moved.jsonp' });
+    h.fakes.AU_API.get('/json/AbnDetails.aspx', {
+      fixture: 'registers/au/abr-json-abndetails-26154482283-derived-renamed-moved.jsonp',
+    });
     h.clock.set('2026-11-22T13:40:00.000Z');
     await probe(40);
     await probe(45);
@@ -336,9 +390,15 @@ describe('scheduled checks of a feed register', () => {
   afterAll(() => h.close());
 
   it('cost no request: confirmed against the feed, no_change only where asked for, each company at its place in the interval', async () => {
-    h.fakes.NO_API.get('/enheter/883603362', { fixture: 'registers/no/brreg-enhet-883603362-extracted-from-asa-search.json' });
+    h.fakes.NO_API.get('/enheter/883603362', {
+      fixture: 'registers/no/brreg-enhet-883603362-extracted-from-asa-search.json',
+    });
     // Derived: the recorded unit under EQUINOR's number (no recorded unit of Equinor exists).
-    const equinor = { ...JSON.parse(fixture('registers/no/brreg-enhet-883603362-extracted-from-asa-search.json')), organisasjonsnummer: '923609016', navn: 'EQUINOR ASA' };
+    const equinor = {
+      ...JSON.parse(fixture('registers/no/brreg-enhet-883603362-extracted-from-asa-search.json')),
+      organisasjonsnummer: '923609016',
+      navn: 'EQUINOR ASA',
+    };
     h.fakes.NO_API.get('/enheter/923609016', { body: JSON.stringify(equinor), headers: JSON_HEADERS });
     h.fakes.NO_API.get('/oppdateringer/enheter', { body: '{"page":{"size":0}}', headers: JSON_HEADERS });
     await h.setReadable('NO', true);
@@ -347,7 +407,12 @@ describe('scheduled checks of a feed register', () => {
     await h.runDueChecks();
     const unitReads = () => h.fakes.NO_API.requests.filter((r) => r.path.startsWith('/enheter/')).length;
     expect(unitReads()).toBe(1);
-    const due = async () => (await h.dataSource.query(`SELECT next_check_at, check_outcome FROM company_snapshot WHERE entity_id = 'ent_no_883603362'`))[0];
+    const due = async () =>
+      (
+        await h.dataSource.query(
+          `SELECT next_check_at, check_outcome FROM company_snapshot WHERE entity_id = 'ent_no_883603362'`,
+        )
+      )[0];
     const first = await due();
 
     // Due, but the feed has not been read past the due time: nothing is confirmed yet.
@@ -360,7 +425,10 @@ describe('scheduled checks of a feed register', () => {
     await h.runDueChecks();
     const events = await h.takeEvents();
     expect(events.map((e) => [e.accountId, e.kind])).toEqual([['acc_asks', 'company.no_change']]);
-    expect(events[0].data).toMatchObject({ change: null, provenance: { source_mode: 'live', source_url: `${h.config.register('NO').urls.API}/oppdateringer/enheter` } });
+    expect(events[0].data).toMatchObject({
+      change: null,
+      provenance: { source_mode: 'live', source_url: `${h.config.register('NO').urls.API}/oppdateringer/enheter` },
+    });
     const after = await due();
     expect(after.check_outcome).toBe('no_change');
     expect(after.next_check_at.getTime() - first.next_check_at.getTime()).toBe(3_600_000);
@@ -369,12 +437,21 @@ describe('scheduled checks of a feed register', () => {
     // A company nobody asked no_change of is confirmed in bulk, without an event.
     await h.watch('acc_quiet', 'NO', '923609016');
     await h.runDueChecks();
-    const second = (await h.dataSource.query(`SELECT next_check_at FROM company_snapshot WHERE entity_id = 'ent_no_923609016'`))[0].next_check_at as Date;
+    const second = (
+      await h.dataSource.query(`SELECT next_check_at FROM company_snapshot WHERE entity_id = 'ent_no_923609016'`)
+    )[0].next_check_at as Date;
     h.clock.set(new Date(second.getTime() + 1_000));
     await h.feeds.poll('NO');
     await h.runDueChecks();
-    const quiet = (await h.dataSource.query(`SELECT next_check_at, check_outcome, check_detail FROM company_snapshot WHERE entity_id = 'ent_no_923609016'`))[0];
-    expect(quiet).toMatchObject({ check_outcome: 'no_change', check_detail: expect.stringMatching(/^no entry in the register's change feed up to 20\d\d-/) });
+    const quiet = (
+      await h.dataSource.query(
+        `SELECT next_check_at, check_outcome, check_detail FROM company_snapshot WHERE entity_id = 'ent_no_923609016'`,
+      )
+    )[0];
+    expect(quiet).toMatchObject({
+      check_outcome: 'no_change',
+      check_detail: expect.stringMatching(/^no entry in the register's change feed up to 20\d\d-/),
+    });
     expect(quiet.next_check_at.getTime() - second.getTime()).toBe(3_600_000);
     expect(await h.takeEvents()).toEqual([]);
     expect(unitReads()).toBe(2);

@@ -22,7 +22,10 @@ interface Case {
   sourceMode: string;
 }
 
-const mirror = (file: string): FakeResponse => ({ body: JSON.stringify(JSON.parse(fixture(file)).result), headers: JSON_HEADERS });
+const mirror = (file: string): FakeResponse => ({
+  body: JSON.stringify(JSON.parse(fixture(file)).result),
+  headers: JSON_HEADERS,
+});
 
 const CASES: Case[] = [
   {
@@ -53,7 +56,11 @@ const CASES: Case[] = [
     dissolved: 'registers/ca/corpcan-api-corporation-1007-derived-dissolved-act-changed.json',
     expectRenamed: [
       ['name', 'Abbotsford Chamber of Commerce', 'Abbotsford Chamber of Commerce and Industry'],
-      ['address', '207 - 32900 SOUTH FRASER WAY, ABBOTSFORD BC V2S 5A1', '100 - 2774 TRETHEWEY STREET, ABBOTSFORD BC V2T 3R1'],
+      [
+        'address',
+        '207 - 32900 SOUTH FRASER WAY, ABBOTSFORD BC V2S 5A1',
+        '100 - 2774 TRETHEWEY STREET, ABBOTSFORD BC V2T 3R1',
+      ],
     ],
     expectDissolved: [
       ['status', 'Active', 'Dissolved'],
@@ -111,22 +118,38 @@ describe.each(CASES)('scheduled re-reads of $country against the fake register',
     expect((await h.runDueChecks()).map((r) => r.outcome)).toEqual(['no_change']);
     const quiet = await h.takeEvents();
     expect(quiet.map((e) => [e.accountId, e.kind])).toEqual([['acc_a', 'company.no_change']]);
-    expect(quiet[0].data).toMatchObject({ entity_id: `ent_${c.country.toLowerCase()}_${c.number}`, provenance: { source_mode: c.sourceMode } });
+    expect(quiet[0].data).toMatchObject({
+      entity_id: `ent_${c.country.toLowerCase()}_${c.number}`,
+      provenance: { source_mode: c.sourceMode },
+    });
 
     h.fakes[c.endpoint].get(c.path, c.serve(c.renamed));
     h.clock.advance(HOUR);
     await h.runDueChecks();
     const renamed = await h.takeEvents();
     const expectedKinds = c.expectRenamed.map(([f]) => `company.${f}_changed`);
-    expect(renamed.map((e) => [e.accountId, e.kind])).toEqual(expectedKinds.flatMap((k) => [['acc_a', k], ['acc_b', k]]));
-    expect(renamed.filter((e) => e.accountId === 'acc_a').map((e) => Object.values(pick(e.data.change, ['field', 'previous', 'current'])))).toEqual(c.expectRenamed);
+    expect(renamed.map((e) => [e.accountId, e.kind])).toEqual(
+      expectedKinds.flatMap((k) => [
+        ['acc_a', k],
+        ['acc_b', k],
+      ]),
+    );
+    expect(
+      renamed
+        .filter((e) => e.accountId === 'acc_a')
+        .map((e) => Object.values(pick(e.data.change, ['field', 'previous', 'current']))),
+    ).toEqual(c.expectRenamed);
     const first = renamed[0].data as Record<string, any>;
     expect(first).toMatchObject({
       country: c.country,
       registration_number: c.number,
       company_name: c.expectRenamed.find(([f]) => f === 'name')?.[2],
       register: { name: expect.any(String), official_url: expect.stringMatching(/^https:\/\//) },
-      provenance: { source_mode: c.sourceMode, source_url: expect.stringMatching(new RegExp(`^https?://.*${c.number}`)), retrieved_at: '2026-11-22T14:00:00.000Z' },
+      provenance: {
+        source_mode: c.sourceMode,
+        source_url: expect.stringMatching(new RegExp(`^https?://.*${c.number}`)),
+        retrieved_at: '2026-11-22T14:00:00.000Z',
+      },
     });
     expect(first.change.observed_at).toBe('2026-11-22T14:00:00.000Z');
 
@@ -135,7 +158,9 @@ describe.each(CASES)('scheduled re-reads of $country against the fake register',
       h.clock.advance(HOUR);
       await h.runDueChecks();
       const dissolved = (await h.takeEvents()).filter((e) => e.accountId === 'acc_b');
-      expect(dissolved.map((e) => Object.values(pick(e.data.change, ['field', 'previous', 'current'])))).toEqual(c.expectDissolved);
+      expect(dissolved.map((e) => Object.values(pick(e.data.change, ['field', 'previous', 'current'])))).toEqual(
+        c.expectDissolved,
+      );
     }
   });
 });

@@ -13,6 +13,14 @@ import { MonitoringModule } from './monitoring.module';
 /** Detection in the worker: the schedules that enqueue checks and feed polls, their processors, and the stream follower. */
 @Module({
   imports: [MonitoringModule, StatusCoreModule, ConnectorsModule],
-  providers: [DetectionCheckQueue, DetectionCheckScheduler, DetectionCheckProcessor, FeedPollQueue, FeedPollScheduler, FeedPollProcessor, ChangeStreamRunner],
+  providers: [
+    DetectionCheckQueue,
+    DetectionCheckScheduler,
+    DetectionCheckProcessor,
+    FeedPollQueue,
+    FeedPollScheduler,
+    FeedPollProcessor,
+    ChangeStreamRunner,
+  ],
 })
 export class DetectionWorkerModule {}

@@ -27,6 +27,15 @@ import { WatchService } from './watches/watch.service';
     RegisterOutageNotifier,
     WatchService,
   ],
-  exports: [ChangeApplier, ChangeSources, FeedCursors, FeedEntriesService, FeedPollService, CompanyCheckService, ChangeEventSink, WatchService],
+  exports: [
+    ChangeApplier,
+    ChangeSources,
+    FeedCursors,
+    FeedEntriesService,
+    FeedPollService,
+    CompanyCheckService,
+    ChangeEventSink,
+    WatchService,
+  ],
 })
 export class MonitoringModule {}

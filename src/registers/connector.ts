@@ -4,7 +4,14 @@ import type { CountryCode } from './register-table';
  * Normalised status category beside the register's own wording. Documented in OpenAPI;
  * mapping per register lives in each connector.
  */
-export const STATUS_CATEGORIES = ['active', 'in_liquidation', 'insolvency', 'dissolved', 'struck_off', 'unknown'] as const;
+export const STATUS_CATEGORIES = [
+  'active',
+  'in_liquidation',
+  'insolvency',
+  'dissolved',
+  'struck_off',
+  'unknown',
+] as const;
 export type StatusCategory = (typeof STATUS_CATEGORIES)[number];
 
 /**
@@ -14,7 +21,8 @@ export type StatusCategory = (typeof STATUS_CATEGORIES)[number];
  * - `public_mirror:<name>`: a third-party or State mirror of the register (never official);
  * - `dataset:<name>`: a row of the fallback dataset imported from a bulk file (never official).
  */
-export type SourceKind = 'native_official' | 'native_official_website' | `public_mirror:${string}` | `dataset:${string}`;
+export type SourceKind =
+  'native_official' | 'native_official_website' | `public_mirror:${string}` | `dataset:${string}`;
 
 export interface RecordSource {
   /** Register name, as in the register table. */

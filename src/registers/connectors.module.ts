@@ -10,7 +10,11 @@ export const CONNECTORS = REGISTER_LIST.map((r) => r.connector);
 @Module({
   providers: [
     ...CONNECTORS,
-    { provide: REGISTER_CONNECTORS, inject: CONNECTORS, useFactory: (...connectors: RegisterConnector[]) => connectors },
+    {
+      provide: REGISTER_CONNECTORS,
+      inject: CONNECTORS,
+      useFactory: (...connectors: RegisterConnector[]) => connectors,
+    },
     ConnectorRegistry,
   ],
   exports: [ConnectorRegistry],

@@ -52,4 +52,3 @@ export interface RegisterDefinition {
   /** What the register does not publish (or this service does not serve), for the coverage table. */
   doesNotPublish: string;
 }
-

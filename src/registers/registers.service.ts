@@ -35,7 +35,9 @@ export class RegistersService {
     const status = parseList('status', filters.status, REGISTER_STATUSES);
     const all = await this.describeAll();
     const registers = all.filter(
-      (r) => provides.every((p) => r.provides[p as keyof RegisterProvides]) && (status.length === 0 || status.includes(r.status)),
+      (r) =>
+        provides.every((p) => r.provides[p as keyof RegisterProvides]) &&
+        (status.length === 0 || status.includes(r.status)),
     );
     return { apiVersion: this.config.apiVersion, count: registers.length, registers };
   }
@@ -66,7 +68,14 @@ export class RegistersService {
     const key: unknown[] = [this.config.apiVersion];
     REGISTER_TABLE.forEach((def, i) => {
       const s = current.get(def.country)!;
-      key.push(s.status, s.reason, s.changedAt?.getTime() ?? null, sources[i].kind, sources[i].official, sources[i].description);
+      key.push(
+        s.status,
+        s.reason,
+        s.changedAt?.getTime() ?? null,
+        sources[i].kind,
+        sources[i].official,
+        sources[i].description,
+      );
     });
     const cached = this.rendered;
     if (cached && cached.key.length === key.length && cached.key.every((v, i) => v === key[i])) {
@@ -74,7 +83,11 @@ export class RegistersService {
       return cached.json;
     }
     const registers = this.describeFrom(current);
-    const json = JSON.stringify({ apiVersion: this.config.apiVersion, count: registers.length, registers } satisfies RegisterListDto);
+    const json = JSON.stringify({
+      apiVersion: this.config.apiVersion,
+      count: registers.length,
+      registers,
+    } satisfies RegisterListDto);
     this.rendered = { key, json, checkedFor: current };
     return json;
   }
@@ -121,4 +134,3 @@ function parseList<T extends string>(field: string, raw: unknown, allowed: reado
   }
   return values.map((v) => v!.trim().toLowerCase() as T);
 }
-

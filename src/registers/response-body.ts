@@ -14,7 +14,8 @@ export function answeredOrNotFound(status: number): boolean {
  * error page, a maintenance notice) as a string: that is an invalid response, not a record.
  */
 export function jsonBody(res: AxiosResponse, from: string): unknown {
-  if (res.data === null || typeof res.data !== 'object') throw UpstreamError.invalidResponse(`${from} sent a body that is not JSON`, res.status);
+  if (res.data === null || typeof res.data !== 'object')
+    throw UpstreamError.invalidResponse(`${from} sent a body that is not JSON`, res.status);
   return res.data;
 }
 

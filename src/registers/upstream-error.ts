@@ -37,7 +37,8 @@ export class UpstreamError extends Error {
       const status = err.response?.status ?? null;
       if (status !== null) {
         if (status === 429) return new UpstreamError('rate_limited', `register answered HTTP 429`, status);
-        if (status === 401 || status === 403) return new UpstreamError('unauthorized', `register answered HTTP ${status}`, status);
+        if (status === 401 || status === 403)
+          return new UpstreamError('unauthorized', `register answered HTTP ${status}`, status);
         if (status >= 500) return new UpstreamError('http_5xx', `register answered HTTP ${status}`, status);
         return new UpstreamError('http_4xx', `register answered HTTP ${status}`, status);
       }
@@ -59,14 +60,16 @@ export class UpstreamError extends Error {
           return new UpstreamError('invalid_response', 'register sent a response that could not be read');
         default:
           if (code && /CERT|SSL|TLS/.test(code)) return new UpstreamError('tls', `TLS failure (${code})`);
-          if (code === 'ENETUNREACH' || code === 'EHOSTUNREACH') return new UpstreamError('network', `network unreachable (${code})`);
+          if (code === 'ENETUNREACH' || code === 'EHOSTUNREACH')
+            return new UpstreamError('network', `network unreachable (${code})`);
           return new UpstreamError('network', `request failed${code ? ` (${code})` : ''}`);
       }
     }
     if (err instanceof Error && err.name === 'BottleneckError') {
       return new UpstreamError('rate_limited', 'too many reads queued for this register; not sent');
     }
-    if (err instanceof SyntaxError) return new UpstreamError('invalid_response', 'register sent a body that is not valid JSON');
+    if (err instanceof SyntaxError)
+      return new UpstreamError('invalid_response', 'register sent a body that is not valid JSON');
     return new UpstreamError('network', 'request failed');
   }
 }

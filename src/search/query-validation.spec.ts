@@ -42,7 +42,10 @@ describe('query validation', () => {
     },
   );
 
-  it.each(['976030788', '976 030 788', '976.030.788', 'SC123456', 'NO 923 609 016 MVA', '12-345-678'])('accepts the number %j', (n) => {
-    expect(codeOf(() => validateRegistrationNumber(n))).toBeNull();
-  });
+  it.each(['976030788', '976 030 788', '976.030.788', 'SC123456', 'NO 923 609 016 MVA', '12-345-678'])(
+    'accepts the number %j',
+    (n) => {
+      expect(codeOf(() => validateRegistrationNumber(n))).toBeNull();
+    },
+  );
 });

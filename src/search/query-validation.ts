@@ -21,9 +21,12 @@ export function validateQuery(raw: unknown, field = 'q'): string {
   if (raw.trim() === '') throw invalid(field, `${field} is blank: give a company name or a registration number.`);
   const q = raw.normalize('NFC').replace(/\s+/g, ' ').trim();
   const length = [...q].length;
-  if (length < QUERY_MIN_LENGTH) throw invalid(field, `${field} is too short: at least ${QUERY_MIN_LENGTH} characters.`);
-  if (length > QUERY_MAX_LENGTH) throw invalid(field, `${field} is too long: at most ${QUERY_MAX_LENGTH} characters (got ${length}).`);
-  if (!/[\p{L}\p{N}]/u.test(q)) throw invalid(field, `${field} is not a name or a registration number: it has no letter or digit.`);
+  if (length < QUERY_MIN_LENGTH)
+    throw invalid(field, `${field} is too short: at least ${QUERY_MIN_LENGTH} characters.`);
+  if (length > QUERY_MAX_LENGTH)
+    throw invalid(field, `${field} is too long: at most ${QUERY_MAX_LENGTH} characters (got ${length}).`);
+  if (!/[\p{L}\p{N}]/u.test(q))
+    throw invalid(field, `${field} is not a name or a registration number: it has no letter or digit.`);
   return q;
 }
 
@@ -46,19 +49,30 @@ export function requireParameters(params: Record<string, unknown>): void {
     .filter(([, v]) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0))
     .map(([k]) => k);
   if (missing.length === 0) return;
-  throw new ApiError('missing_parameter', `Required query parameter${missing.length > 1 ? 's' : ''} missing: ${missing.join(', ')}.`, {
-    errors: missing.map((field) => ({ field, code: 'missing_parameter', message: `${field} is required` })),
-  });
+  throw new ApiError(
+    'missing_parameter',
+    `Required query parameter${missing.length > 1 ? 's' : ''} missing: ${missing.join(', ')}.`,
+    {
+      errors: missing.map((field) => ({ field, code: 'missing_parameter', message: `${field} is required` })),
+    },
+  );
 }
 
 /** Resolves a country parameter (case-insensitive ISO 3166-1 alpha-2) to its register. */
 export function resolveCountry(raw: unknown): RegisterDefinition & { country: CountryCode } {
   if (raw === undefined || raw === null || raw === '') throw ApiError.missingParameter('country');
   if (typeof raw !== 'string' || !/^[A-Za-z]{2}$/.test(raw.trim())) {
-    throw new ApiError('country_not_covered', `country must be an ISO 3166-1 alpha-2 code (two letters); covered: ${covered()}.`);
+    throw new ApiError(
+      'country_not_covered',
+      `country must be an ISO 3166-1 alpha-2 code (two letters); covered: ${covered()}.`,
+    );
   }
   const register = findRegister(raw.trim());
-  if (!register) throw new ApiError('country_not_covered', `No register connector for "${raw.trim().toUpperCase()}"; covered: ${covered()}.`);
+  if (!register)
+    throw new ApiError(
+      'country_not_covered',
+      `No register connector for "${raw.trim().toUpperCase()}"; covered: ${covered()}.`,
+    );
   return register;
 }
 

@@ -19,8 +19,20 @@ export class SearchController {
     description:
       'A q that is a registration number in the country’s format (spaces, dots and dashes ignored; check digits verified offline) is looked up directly; anything else is a name search. No match is `resolved: false`, not an error.',
   })
-  @ApiQuery({ name: 'q', required: true, type: String, description: `Company name or registration number, ${QUERY_MIN_LENGTH}–${QUERY_MAX_LENGTH} characters, with at least one letter or digit and no control characters.`, example: 'Equinor' })
-  @ApiQuery({ name: 'country', required: true, enum: COUNTRIES, description: `ISO 3166-1 alpha-2 code (also accepted in lower case): ${COUNTRIES.join(', ')}.`, example: 'NO' })
+  @ApiQuery({
+    name: 'q',
+    required: true,
+    type: String,
+    description: `Company name or registration number, ${QUERY_MIN_LENGTH}–${QUERY_MAX_LENGTH} characters, with at least one letter or digit and no control characters.`,
+    example: 'Equinor',
+  })
+  @ApiQuery({
+    name: 'country',
+    required: true,
+    enum: COUNTRIES,
+    description: `ISO 3166-1 alpha-2 code (also accepted in lower case): ${COUNTRIES.join(', ')}.`,
+    example: 'NO',
+  })
   @ApiOkResponse({ type: SearchResponseDto })
   @ApiPublicErrors('missing_parameter', 'invalid_query', 'country_not_covered', 'upstream_error')
   find(@Query('q') q: unknown, @Query('country') country: unknown): Promise<SearchResponseDto> {
@@ -28,12 +40,28 @@ export class SearchController {
   }
 
   @Get('companies/:country/:registrationNumber')
-  @ApiOperation({ summary: 'One company, with officers where the register publishes them', description: 'Same provenance rules as search. The MCP tool get_company answers with the same data.' })
-  @ApiParam({ name: 'country', enum: COUNTRIES, description: `ISO 3166-1 alpha-2 (also accepted in lower case): ${COUNTRIES.join(', ')}.`, example: 'NO' })
-  @ApiParam({ name: 'registrationNumber', type: String, description: 'Registration number in the country’s format: letters, digits, spaces, dots and dashes.', example: '923609016' })
+  @ApiOperation({
+    summary: 'One company, with officers where the register publishes them',
+    description: 'Same provenance rules as search. The MCP tool get_company answers with the same data.',
+  })
+  @ApiParam({
+    name: 'country',
+    enum: COUNTRIES,
+    description: `ISO 3166-1 alpha-2 (also accepted in lower case): ${COUNTRIES.join(', ')}.`,
+    example: 'NO',
+  })
+  @ApiParam({
+    name: 'registrationNumber',
+    type: String,
+    description: 'Registration number in the country’s format: letters, digits, spaces, dots and dashes.',
+    example: '923609016',
+  })
   @ApiOkResponse({ type: CompanyResponseDto })
   @ApiPublicErrors('invalid_query', 'invalid_parameter', 'country_not_covered', 'company_not_found', 'upstream_error')
-  company(@Param('country') country: string, @Param('registrationNumber') registrationNumber: string): Promise<CompanyResponseDto> {
+  company(
+    @Param('country') country: string,
+    @Param('registrationNumber') registrationNumber: string,
+  ): Promise<CompanyResponseDto> {
     return this.search.company(country, registrationNumber);
   }
 }

@@ -43,7 +43,10 @@ export class SearchService {
     const q = validateQuery(rawQuery);
     const register = resolveCountry(rawCountry);
     const id = recognizeIdentifier(register.country, q);
-    if (id.kind === 'invalid') throw new ApiError('invalid_query', id.message, { errors: [{ field: 'q', code: 'invalid_query', message: id.message }] });
+    if (id.kind === 'invalid')
+      throw new ApiError('invalid_query', id.message, {
+        errors: [{ field: 'q', code: 'invalid_query', message: id.message }],
+      });
     const limit = this.config.searchMaxResults;
     const connector = this.connectors.get(register.country);
 
@@ -84,10 +87,15 @@ export class SearchService {
     const register = resolveCountry(rawCountry);
     const number = validateRegistrationNumber(rawNumber);
     const id = recognizeIdentifier(register.country, number);
-    if (id.kind === 'invalid') throw new ApiError('invalid_query', id.message, { errors: [{ field: 'registrationNumber', code: 'invalid_query', message: id.message }] });
+    if (id.kind === 'invalid')
+      throw new ApiError('invalid_query', id.message, {
+        errors: [{ field: 'registrationNumber', code: 'invalid_query', message: id.message }],
+      });
     if (id.kind === 'name') {
       const message = `"${number.slice(0, 40)}" is not a ${register.short} registration number. Use /search?q= to search by name.`;
-      throw new ApiError('invalid_query', message, { errors: [{ field: 'registrationNumber', code: 'invalid_query', message }] });
+      throw new ApiError('invalid_query', message, {
+        errors: [{ field: 'registrationNumber', code: 'invalid_query', message }],
+      });
     }
     const connector = this.connectors.get(register.country);
     const { records, provenance } = await this.read<CompanyDetail>(
@@ -103,7 +111,11 @@ export class SearchService {
       },
     );
     if (records.length === 0) {
-      throw new ApiError('company_not_found', `${register.short} has no company with number ${id.registrationNumber}.`, provenance.warning ? { warning: provenance.warning } : {});
+      throw new ApiError(
+        'company_not_found',
+        `${register.short} has no company with number ${id.registrationNumber}.`,
+        provenance.warning ? { warning: provenance.warning } : {},
+      );
     }
     return {
       apiVersion: this.config.apiVersion,
@@ -131,7 +143,13 @@ export class SearchService {
     const pauseReason = this.connectors.pauseReason(country);
     if (pauseReason) {
       const records = await fallback();
-      return { records, provenance: { status: 'paused', warning: await this.fallbackWarning(country, `${register.short} is paused: ${pauseReason}`, records.length) } };
+      return {
+        records,
+        provenance: {
+          status: 'paused',
+          warning: await this.fallbackWarning(country, `${register.short} is paused: ${pauseReason}`, records.length),
+        },
+      };
     }
     // Known to be unreachable: no read waits in the register's queue to fail; the fallback answers now.
     const open = this.breaker.openState(country);
@@ -152,7 +170,17 @@ export class SearchService {
       if (err instanceof NameSearchUnsupportedError) {
         // Not a failure: the register has no live name search; the dataset is the answer.
         const records = await fallback();
-        return { records, provenance: { status: 'degraded', warning: await this.fallbackWarning(country, `${register.short} offers no live name search`, records.length) } };
+        return {
+          records,
+          provenance: {
+            status: 'degraded',
+            warning: await this.fallbackWarning(
+              country,
+              `${register.short} offers no live name search`,
+              records.length,
+            ),
+          },
+        };
       }
       const failure = UpstreamError.from(err);
       this.logger.warn(`${country} live read failed: ${failure.errorClass} (${failure.message})`);
@@ -166,22 +194,43 @@ export class SearchService {
         );
       }
       const source = this.connectors.get(country).source();
-      return { records, provenance: { status: 'degraded', warning: await this.fallbackWarning(country, `${capitalize(source.description)} did not answer (${failure.errorClass})`, records.length) } };
+      return {
+        records,
+        provenance: {
+          status: 'degraded',
+          warning: await this.fallbackWarning(
+            country,
+            `${capitalize(source.description)} did not answer (${failure.errorClass})`,
+            records.length,
+          ),
+        },
+      };
     }
   }
 
   /** The register's breaker is open: the fallback answers, and the warning says why and since when. */
-  private async unreachable<T extends CompanyRecord>(register: RegisterDefinition, open: OpenBreaker, fallback: () => Promise<T[]>): Promise<{ records: T[]; provenance: Provenance }> {
+  private async unreachable<T extends CompanyRecord>(
+    register: RegisterDefinition,
+    open: OpenBreaker,
+    fallback: () => Promise<T[]>,
+  ): Promise<{ records: T[]; provenance: Provenance }> {
     const records = await fallback();
     const why = `${register.short} is unreachable (${open.errorClass}) since ${open.since.toISOString()}; live reads are tried again every ${open.retrySeconds} s`;
     // The same rule as a failed read: a miss is an answer only when the dataset is a complete import.
     if (records.length === 0 && !(await this.dataset.datasetInfo(register.country))?.complete) {
-      throw new ApiError('upstream_error', `${why}, and the fallback dataset, which is not a complete copy of the register, has no matching record.`, {
-        register: register.name,
-        errorClass: open.errorClass,
-      });
+      throw new ApiError(
+        'upstream_error',
+        `${why}, and the fallback dataset, which is not a complete copy of the register, has no matching record.`,
+        {
+          register: register.name,
+          errorClass: open.errorClass,
+        },
+      );
     }
-    return { records, provenance: { status: 'degraded', warning: await this.fallbackWarning(register.country, why, records.length) } };
+    return {
+      records,
+      provenance: { status: 'degraded', warning: await this.fallbackWarning(register.country, why, records.length) },
+    };
   }
 
   /**
@@ -203,7 +252,9 @@ export class SearchService {
       );
     }
     if (found === 0 && !info.complete) {
-      parts.push(`Only a sample of ${info.rows.toLocaleString('en-US')} companies was searched, not a complete copy of the register: a company missing from it may well exist.`);
+      parts.push(
+        `Only a sample of ${info.rows.toLocaleString('en-US')} companies was searched, not a complete copy of the register: a company missing from it may well exist.`,
+      );
     }
     return parts.join(' ');
   }
@@ -244,7 +295,11 @@ function rank<T extends CompanyRecord>(records: T[], q: string, number: string |
     .map((record, index) => ({
       record,
       index,
-      exact: number !== null && (record.registrationNumber === number || (record.extra?.otherNumbers as string[] | undefined)?.includes(number)) ? 1 : 0,
+      exact:
+        number !== null &&
+        (record.registrationNumber === number || (record.extra?.otherNumbers as string[] | undefined)?.includes(number))
+          ? 1
+          : 0,
       similarity: ranked ? 0 : nameSimilarity(record.name, q),
     }))
     .sort((a, b) => b.exact - a.exact || b.similarity - a.similarity || a.index - b.index)

@@ -7,7 +7,10 @@ import type { ChangeKind } from '../webhooks/events/event-kinds';
  * `previous` is made up — an earlier value the register could have held — and a test event
  * says so by being a test (`is_test: true`).
  */
-export function plausibleChange(kind: ChangeKind, company: CompanyRecord): { previous: string | null; current: string | null } {
+export function plausibleChange(
+  kind: ChangeKind,
+  company: CompanyRecord,
+): { previous: string | null; current: string | null } {
   switch (kind) {
     case 'company.status_changed': {
       const words = STATUS_WORDING[company.country];
@@ -54,7 +57,8 @@ function formerLegalForm(country: CountryCode, current: string | null): string {
 }
 
 /** Legal-form endings the former name keeps at its end. */
-const SUFFIX = /\s+(limited|ltd\.?|plc|llp|lp|pty\.? ltd\.?|inc\.?|corp\.?|ltée|s\.?a\.?s\.?u?|s\.?a\.?r\.?l\.?|s\.?a\.?|sci|asa|as|aps|a\/s|ivs|k\/s)$/i;
+const SUFFIX =
+  /\s+(limited|ltd\.?|plc|llp|lp|pty\.? ltd\.?|inc\.?|corp\.?|ltée|s\.?a\.?s\.?u?|s\.?a\.?r\.?l\.?|s\.?a\.?|sci|asa|as|aps|a\/s|ivs|k\/s)$/i;
 
 function formerName(name: string): string {
   const m = SUFFIX.exec(name);

@@ -35,7 +35,10 @@ export class SampleEvents {
         since: new Date(now.getTime() - 5 * 60_000).toISOString(),
       };
     }
-    const company: CompanyRecord = registrationNumber && country ? ((await this.search.company(country, registrationNumber)).company as CompanyRecord) : bundledCompany(country);
+    const company: CompanyRecord =
+      registrationNumber && country
+        ? ((await this.search.company(country, registrationNumber)).company as CompanyRecord)
+        : bundledCompany(country);
     const common = {
       entity_id: entityId(company.country, company.registrationNumber),
       country: company.country,
@@ -43,10 +46,18 @@ export class SampleEvents {
       registration_number: company.registrationNumber,
       register: registerRef(company.country),
     };
-    const provenance = { source_mode: sourceModeOf(company.source.kind), source_url: company.source.url, retrieved_at: company.source.retrievedAt };
+    const provenance = {
+      source_mode: sourceModeOf(company.source.kind),
+      source_url: company.source.url,
+      retrieved_at: company.source.retrievedAt,
+    };
     if (kind === 'company.no_change') return { ...common, change: null, checked_at: now.toISOString(), provenance };
     const change = plausibleChange(kind as ChangeKind, company);
-    return { ...common, change: { field: CHANGE_FIELD[kind as ChangeKind], ...change, observed_at: now.toISOString() }, provenance };
+    return {
+      ...common,
+      change: { field: CHANGE_FIELD[kind as ChangeKind], ...change, observed_at: now.toISOString() },
+      provenance,
+    };
   }
 }
 
@@ -69,7 +80,13 @@ function bundledCompany(country?: CountryCode): CompanyRecord {
     address: r.address,
     city: r.city,
     incorporationDate: r.incorporationDate,
-    source: { register: registerRef(r.country).name, url: r.sourceUrl, official: false, kind: `dataset:${BUNDLED_DATASET}`, retrievedAt: BUNDLED_PRODUCED_AT },
+    source: {
+      register: registerRef(r.country).name,
+      url: r.sourceUrl,
+      official: false,
+      kind: `dataset:${BUNDLED_DATASET}`,
+      retrievedAt: BUNDLED_PRODUCED_AT,
+    },
   };
 }
 

@@ -23,7 +23,18 @@ export class SimulatorController {
   })
   @ApiBody({ schema: openApiSchema(simulateSchema) })
   @ApiCreatedResponse({ type: SimulationResultDto })
-  @ApiAccountErrors('invalid_body', 'resource_not_found', 'conflict', 'simulator_limit_reached', 'invalid_query', 'country_not_covered', 'company_not_found', 'upstream_error', 'unsupported_media_type', 'payload_too_large')
+  @ApiAccountErrors(
+    'invalid_body',
+    'resource_not_found',
+    'conflict',
+    'simulator_limit_reached',
+    'invalid_query',
+    'country_not_covered',
+    'company_not_found',
+    'upstream_error',
+    'unsupported_media_type',
+    'payload_too_large',
+  )
   send(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<SimulationResultDto> {
     return this.simulator.send(principal.accountId, parseBody(simulateSchema, body));
   }

@@ -36,7 +36,11 @@ export class SimulatorService {
 
   async send(accountId: string, input: z.infer<typeof simulateSchema>): Promise<SimulationResultDto> {
     const endpoint = await this.endpoints.get(accountId, input.endpointId);
-    if (!endpoint.enabled) throw new ApiError('conflict', 'The endpoint is disabled: enable it (PATCH enabled: true) to send it test events.');
+    if (!endpoint.enabled)
+      throw new ApiError(
+        'conflict',
+        'The endpoint is disabled: enable it (PATCH enabled: true) to send it test events.',
+      );
     const data = await this.samples.data(input.event, input.country, input.registrationNumber);
     const limit = this.config.limits.simulatorSendsPerHour;
     const { published, used } = await this.dataSource.transaction(async (m) => {
@@ -57,17 +61,46 @@ export class SimulatorService {
           { 'Retry-After': String(seconds) },
         );
       }
-      const p = await this.publisher.publish(m, { accountId, kind: input.event, isTest: true, data, endpointIds: [endpoint.id] });
+      const p = await this.publisher.publish(m, {
+        accountId,
+        kind: input.event,
+        isTest: true,
+        data,
+        endpointIds: [endpoint.id],
+      });
       return { published: p, used: sent[0].n + 1 };
     });
     const delivery = published.deliveries[0];
     const report = await this.deliverer.claimAndRun(delivery.id);
-    const base = { eventId: published.eventId, deliveryId: delivery.id, webhookId: delivery.messageId, remainingThisHour: Math.max(0, limit - used) };
+    const base = {
+      eventId: published.eventId,
+      deliveryId: delivery.id,
+      webhookId: delivery.messageId,
+      remainingThisHour: Math.max(0, limit - used),
+    };
     if (!report) {
       // Every slot of the endpoint is busy: the delivery waits its turn like any other.
-      await this.queue.wake(delivery.id, 1, { endpointId: delivery.endpointId }).catch((err: Error) => this.logger.warn(`could not enqueue ${delivery.id} (the sweeper will): ${err.message}`));
-      return { ...base, sent: false, request: null, response: null, error: null, state: 'pending', nextAttemptAt: this.clock.now().toISOString() };
+      await this.queue
+        .wake(delivery.id, 1, { endpointId: delivery.endpointId })
+        .catch((err: Error) => this.logger.warn(`could not enqueue ${delivery.id} (the sweeper will): ${err.message}`));
+      return {
+        ...base,
+        sent: false,
+        request: null,
+        response: null,
+        error: null,
+        state: 'pending',
+        nextAttemptAt: this.clock.now().toISOString(),
+      };
     }
-    return { ...base, sent: true, request: report.request, response: report.response, error: report.error, state: report.state, nextAttemptAt: report.nextAttemptAt };
+    return {
+      ...base,
+      sent: true,
+      request: report.request,
+      response: report.response,
+      error: report.error,
+      state: report.state,
+      nextAttemptAt: report.nextAttemptAt,
+    };
   }
 }

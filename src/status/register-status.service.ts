@@ -84,13 +84,33 @@ export class RegisterStatusService {
       const stored = states.get(country);
       const pauseReason = this.connectors.pauseReason(country);
       if (pauseReason) {
-        result.set(country, { status: 'paused', reason: pauseReason, changedAt: stored?.status === 'paused' ? stored.changedAt : null, readable: false });
+        result.set(country, {
+          status: 'paused',
+          reason: pauseReason,
+          changedAt: stored?.status === 'paused' ? stored.changedAt : null,
+          readable: false,
+        });
       } else if (!stored) {
-        result.set(country, { status: 'degraded', reason: 'No probe has completed yet.', changedAt: null, readable: false });
+        result.set(country, {
+          status: 'degraded',
+          reason: 'No probe has completed yet.',
+          changedAt: null,
+          readable: false,
+        });
       } else if (stored.status === 'paused') {
-        result.set(country, { status: 'degraded', reason: 'Resumed; waiting for the next probe.', changedAt: null, readable: false });
+        result.set(country, {
+          status: 'degraded',
+          reason: 'Resumed; waiting for the next probe.',
+          changedAt: null,
+          readable: false,
+        });
       } else {
-        result.set(country, { status: stored.status, reason: stored.reason, changedAt: stored.changedAt, readable: this.isReadable(country, stored) });
+        result.set(country, {
+          status: stored.status,
+          reason: stored.reason,
+          changedAt: stored.changedAt,
+          readable: this.isReadable(country, stored),
+        });
       }
     }
     this.derived = { states, all: result };
@@ -107,9 +127,19 @@ export class RegisterStatusService {
       const after = await this.dataSource.transaction(async (m) => {
         const stored = await this.lockState(m, country);
         if (pauseReason && stored?.status !== 'paused') {
-          return this.write(m, country, stored, { status: 'paused', reason: pauseReason, consecutiveFailures: 0, consecutiveSuccesses: 0 });
+          return this.write(m, country, stored, {
+            status: 'paused',
+            reason: pauseReason,
+            consecutiveFailures: 0,
+            consecutiveSuccesses: 0,
+          });
         } else if (!pauseReason && stored?.status === 'paused') {
-          return this.write(m, country, stored, { status: 'degraded', reason: 'Resumed; waiting for the next probe.', consecutiveFailures: 0, consecutiveSuccesses: 0 });
+          return this.write(m, country, stored, {
+            status: 'degraded',
+            reason: 'Resumed; waiting for the next probe.',
+            consecutiveFailures: 0,
+            consecutiveSuccesses: 0,
+          });
         }
         return [];
       });
@@ -122,7 +152,12 @@ export class RegisterStatusService {
   async update(country: CountryCode, decide: (previous: StreakState | null) => StreakState): Promise<void> {
     const after = await this.dataSource.transaction(async (m) => {
       const stored = await this.lockState(m, country);
-      const previous = stored && { status: stored.status, reason: stored.reason, consecutiveFailures: stored.consecutiveFailures, consecutiveSuccesses: stored.consecutiveSuccesses };
+      const previous = stored && {
+        status: stored.status,
+        reason: stored.reason,
+        consecutiveFailures: stored.consecutiveFailures,
+        consecutiveSuccesses: stored.consecutiveSuccesses,
+      };
       return this.write(m, country, stored, decide(previous));
     });
     this.cache = undefined;
@@ -130,7 +165,9 @@ export class RegisterStatusService {
   }
 
   async transitions(country: CountryCode, limit = 20): Promise<RegisterStatusTransitionEntity[]> {
-    return this.dataSource.getRepository(RegisterStatusTransitionEntity).find({ where: { country }, order: { at: 'DESC', id: 'DESC' }, take: limit });
+    return this.dataSource
+      .getRepository(RegisterStatusTransitionEntity)
+      .find({ where: { country }, order: { at: 'DESC', id: 'DESC' }, take: limit });
   }
 
   private async lockState(m: EntityManager, country: CountryCode): Promise<RegisterStateEntity | null> {
@@ -143,14 +180,22 @@ export class RegisterStatusService {
       .getOne();
   }
 
-  private isReadable(country: CountryCode, s: Pick<StreakState, 'status' | 'consecutiveFailures' | 'consecutiveSuccesses'> | null): boolean {
+  private isReadable(
+    country: CountryCode,
+    s: Pick<StreakState, 'status' | 'consecutiveFailures' | 'consecutiveSuccesses'> | null,
+  ): boolean {
     if (!s) return false;
     if (s.status === 'live') return true;
     const isMirror = !this.connectors.get(country).source().official;
     return isMirror && s.status === 'degraded' && s.consecutiveFailures === 0 && s.consecutiveSuccesses > 0;
   }
 
-  private async write(m: EntityManager, country: CountryCode, stored: RegisterStateEntity | null, next: StreakState): Promise<AfterCommit[]> {
+  private async write(
+    m: EntityManager,
+    country: CountryCode,
+    stored: RegisterStateEntity | null,
+    next: StreakState,
+  ): Promise<AfterCommit[]> {
     const now = this.clock.now();
     const after: AfterCommit[] = [];
     if (this.isReadable(country, stored) && !this.isReadable(country, next)) {
@@ -181,7 +226,9 @@ export class RegisterStatusService {
       );
     }
     if (changed) {
-      await m.getRepository(RegisterStatusTransitionEntity).insert({ country, fromStatus: stored?.status ?? null, toStatus: next.status, reason: next.reason, at: now });
+      await m
+        .getRepository(RegisterStatusTransitionEntity)
+        .insert({ country, fromStatus: stored?.status ?? null, toStatus: next.status, reason: next.reason, at: now });
     }
     return after;
   }

@@ -12,10 +12,14 @@ const DAILY_DAYS = 90;
 
 interface WindowRow {
   country: string;
-  probes_24h: number; ok_24h: number;
-  probes_7d: number; ok_7d: number;
-  probes_30d: number; ok_30d: number;
-  probes_90d: number; ok_90d: number;
+  probes_24h: number;
+  ok_24h: number;
+  probes_7d: number;
+  ok_7d: number;
+  probes_30d: number;
+  ok_30d: number;
+  probes_90d: number;
+  ok_90d: number;
 }
 
 /**
@@ -35,7 +39,9 @@ export class StatusReportService {
   async report(): Promise<StatusReportDto> {
     const now = this.clock.now();
     const since = (days: number) => new Date(now.getTime() - days * DAY_MS);
-    const firstDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (DAILY_DAYS - 1) * DAY_MS);
+    const firstDay = new Date(
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (DAILY_DAYS - 1) * DAY_MS,
+    );
     const [windows, daily, last, current] = await Promise.all([
       this.dataSource.query(
         `SELECT country,
@@ -55,7 +61,17 @@ export class StatusReportService {
         `SELECT DISTINCT ON (country) country, slot_start, finished_at, ok, latency_ms, http_status, error_class
          FROM probe WHERE ok IS NOT NULL AND slot_start <= $1 ORDER BY country, slot_start DESC`,
         [now],
-      ) as Promise<Array<{ country: string; slot_start: Date; finished_at: Date; ok: boolean; latency_ms: number; http_status: number | null; error_class: string | null }>>,
+      ) as Promise<
+        Array<{
+          country: string;
+          slot_start: Date;
+          finished_at: Date;
+          ok: boolean;
+          latency_ms: number;
+          http_status: number | null;
+          error_class: string | null;
+        }>
+      >,
       this.statuses.all(),
     ]);
     // A successful probe older than 90 days still says when the register last answered.
@@ -67,7 +83,9 @@ export class StatusReportService {
     const windowsBy = byCountry(windows);
     const lastBy = byCountry(last);
     const lastSuccessBy = byCountry(lastSuccessEver);
-    const days = Array.from({ length: DAILY_DAYS }, (_, i) => new Date(firstDay.getTime() + i * DAY_MS).toISOString().slice(0, 10));
+    const days = Array.from({ length: DAILY_DAYS }, (_, i) =>
+      new Date(firstDay.getTime() + i * DAY_MS).toISOString().slice(0, 10),
+    );
 
     const registers: RegisterStatusReportDto[] = REGISTER_TABLE.map((def) => {
       const w = windowsBy.get(def.country);
@@ -100,7 +118,9 @@ export class StatusReportService {
               errorClass: l.error_class,
             }
           : null,
-        lastSuccessAt: lastSuccessBy.get(def.country)?.at ? new Date(lastSuccessBy.get(def.country)!.at!).toISOString() : null,
+        lastSuccessAt: lastSuccessBy.get(def.country)?.at
+          ? new Date(lastSuccessBy.get(def.country)!.at!).toISOString()
+          : null,
         daily: days.map((date) => {
           const d = dayRows.get(date);
           return { date, ...window(d?.probes ?? 0, d?.ok ?? 0) };

@@ -33,7 +33,12 @@ export function nextState(previous: StreakState | null, verdict: ProbeVerdict): 
   const failures = verdict.ok ? 0 : (previous?.consecutiveFailures ?? 0) + 1;
   const successes = verdict.ok ? (previous?.consecutiveSuccesses ?? 0) + 1 : 0;
   const healthy: StreakState = verdict.isMirror
-    ? { status: 'degraded', consecutiveFailures: 0, consecutiveSuccesses: successes, reason: `Live reads come from ${verdict.mirrorDescription ?? 'a mirror'}, not from the register itself.` }
+    ? {
+        status: 'degraded',
+        consecutiveFailures: 0,
+        consecutiveSuccesses: successes,
+        reason: `Live reads come from ${verdict.mirrorDescription ?? 'a mirror'}, not from the register itself.`,
+      }
     : { status: 'live', consecutiveFailures: 0, consecutiveSuccesses: successes, reason: null };
   const failing: StreakState = {
     status: 'degraded',
@@ -43,7 +48,8 @@ export function nextState(previous: StreakState | null, verdict: ProbeVerdict): 
   };
   if (!previous || previous.status === 'paused') return verdict.ok ? healthy : failing;
   if (!verdict.ok) {
-    if (previous.status === 'live' && failures < DEGRADE_AFTER_FAILURES) return { ...previous, consecutiveFailures: failures, consecutiveSuccesses: 0 };
+    if (previous.status === 'live' && failures < DEGRADE_AFTER_FAILURES)
+      return { ...previous, consecutiveFailures: failures, consecutiveSuccesses: 0 };
     return failing;
   }
   if (previous.status === 'live') return healthy;

@@ -10,7 +10,11 @@ export class StatusController {
   constructor(private readonly reports: StatusReportService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Uptime of each register from scheduled probes', description: 'Per register: current status, uptime over 24 h / 7 d / 30 d / 90 d, the last probe, the last success, and one figure per UTC day for 90 days.' })
+  @ApiOperation({
+    summary: 'Uptime of each register from scheduled probes',
+    description:
+      'Per register: current status, uptime over 24 h / 7 d / 30 d / 90 d, the last probe, the last success, and one figure per UTC day for 90 days.',
+  })
   @ApiOkResponse({ type: StatusReportDto })
   @ApiPublicErrors()
   report(): Promise<StatusReportDto> {

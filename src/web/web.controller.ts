@@ -13,7 +13,12 @@ export const WEB_ROOT = resolve(__dirname, '..', '..', WEB_OUT_DIR);
 
 /** Asset names the build writes: one flat folder, no path can be spelled through it. */
 const ASSET_NAME = /^[a-z0-9][a-z0-9_-]*\.(js|css|svg|png)$/;
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
 
 /**
  * The public pages (search, status, simulator) and their assets, built by scripts/build-web.js. Explicit routes rather
@@ -27,7 +32,9 @@ export class WebController implements OnModuleInit {
   onModuleInit(): void {
     const missing = WEB_PAGES.filter((p) => !existsSync(join(WEB_ROOT, `${p.name}.html`)));
     if (missing.length > 0) {
-      new Logger(WebController.name).warn(`web pages not built (${missing.map((p) => p.path).join(', ')} missing under ${WEB_ROOT}): run npm run build`);
+      new Logger(WebController.name).warn(
+        `web pages not built (${missing.map((p) => p.path).join(', ')} missing under ${WEB_ROOT}): run npm run build`,
+      );
     }
   }
 
@@ -52,6 +59,7 @@ function send(req: Request, res: Response, file: string, type: string): void {
   }
   setPageSecurityHeaders(res);
   res.sendFile(file, { cacheControl: false, headers: { 'Content-Type': type } }, (err) => {
-    if (err && !res.headersSent) writeProblem(req, res, new ApiError('not_found', `There is nothing at ${req.path.slice(0, 100)}.`));
+    if (err && !res.headersSent)
+      writeProblem(req, res, new ApiError('not_found', `There is nothing at ${req.path.slice(0, 100)}.`));
   });
 }

@@ -18,7 +18,28 @@ import { TargetGuard } from './outbound/target-guard.service';
  */
 @Module({
   imports: [AccountsModule],
-  providers: [DnsResolver, TargetGuard, DeliveryQueue, DeliveryStore, DeliveryOutcomes, Deliverer, EventPublisher, EventsService, WebhookEndpointsService, DeliveryLogService],
-  exports: [EventPublisher, Deliverer, DeliveryQueue, DeliveryStore, WebhookEndpointsService, EventsService, DeliveryLogService, AccountsModule, DnsResolver],
+  providers: [
+    DnsResolver,
+    TargetGuard,
+    DeliveryQueue,
+    DeliveryStore,
+    DeliveryOutcomes,
+    Deliverer,
+    EventPublisher,
+    EventsService,
+    WebhookEndpointsService,
+    DeliveryLogService,
+  ],
+  exports: [
+    EventPublisher,
+    Deliverer,
+    DeliveryQueue,
+    DeliveryStore,
+    WebhookEndpointsService,
+    EventsService,
+    DeliveryLogService,
+    AccountsModule,
+    DnsResolver,
+  ],
 })
 export class WebhooksModule {}

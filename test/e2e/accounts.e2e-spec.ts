@@ -19,7 +19,11 @@ describe('accounts and API keys (/api/v1)', () => {
   function expectProblem(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
     expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
     expect(res.headers.get('content-type')).toContain('application/problem+json');
-    expect(res.body).toMatchObject({ status, type: `/api/public/v1/problems/${code}`, instance: `urn:request:${res.headers.get('x-request-id')}` });
+    expect(res.body).toMatchObject({
+      status,
+      type: `/api/public/v1/problems/${code}`,
+      instance: `urn:request:${res.headers.get('x-request-id')}`,
+    });
   }
 
   it('signs up with an email: 201, the account, and a key shown once (rl_ + 32 random bytes)', async () => {
@@ -27,8 +31,16 @@ describe('accounts and API keys (/api/v1)', () => {
     expect(res.status).toBe(201);
     expect(res.body.apiKey).toMatch(/^rl_[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(res.body.apiKey.slice(3), 'base64url')).toHaveLength(32);
-    expect(res.body.account).toMatchObject({ id: expect.stringMatching(/^acct_[0-9A-Za-z]{22}$/), email: 'ada@example.com', liveDelivery: { enabled: false, since: null } });
-    expect(res.body.key).toMatchObject({ id: expect.stringMatching(/^key_/), prefix: res.body.apiKey.slice(0, 12), revokedAt: null });
+    expect(res.body.account).toMatchObject({
+      id: expect.stringMatching(/^acct_[0-9A-Za-z]{22}$/),
+      email: 'ada@example.com',
+      liveDelivery: { enabled: false, since: null },
+    });
+    expect(res.body.key).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      prefix: res.body.apiKey.slice(0, 12),
+      revokedAt: null,
+    });
     expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
 
     const me = await call(url(), 'GET', '/api/v1/account', { key: res.body.apiKey });
@@ -54,10 +66,28 @@ describe('accounts and API keys (/api/v1)', () => {
   });
 
   it('refuses bodies that are not a JSON object: invalid JSON, an array, another media type, too large', async () => {
-    expectProblem(await call(url(), 'POST', '/api/v1/accounts', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_body');
+    expectProblem(
+      await call(url(), 'POST', '/api/v1/accounts', {
+        rawBody: '{"email":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_body',
+    );
     expectProblem(await call(url(), 'POST', '/api/v1/accounts', { body: ['a@example.com'] }), 400, 'invalid_body');
-    expectProblem(await call(url(), 'POST', '/api/v1/accounts', { rawBody: 'email=a@example.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
-    expectProblem(await call(url(), 'POST', '/api/v1/accounts', { body: { email: 'a@example.com', pad: 'x'.repeat(100_000) } }), 413, 'payload_too_large');
+    expectProblem(
+      await call(url(), 'POST', '/api/v1/accounts', {
+        rawBody: 'email=a@example.com',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    expectProblem(
+      await call(url(), 'POST', '/api/v1/accounts', { body: { email: 'a@example.com', pad: 'x'.repeat(100_000) } }),
+      413,
+      'payload_too_large',
+    );
     expectProblem(await call(url(), 'POST', '/api/v1/accounts'), 400, 'invalid_body');
   });
 
@@ -80,7 +110,12 @@ describe('accounts and API keys (/api/v1)', () => {
       ['revoked', { authorization: `Bearer ${extra.body.apiKey}` }, /revoked/],
     ];
     for (const [label, headers, detail] of cases) {
-      for (const [method, path] of [['GET', '/api/v1/account'], ['GET', '/api/v1/webhook-endpoints'], ['POST', '/api/v1/simulator/events'], ['GET', '/api/v1/events']]) {
+      for (const [method, path] of [
+        ['GET', '/api/v1/account'],
+        ['GET', '/api/v1/webhook-endpoints'],
+        ['POST', '/api/v1/simulator/events'],
+        ['GET', '/api/v1/events'],
+      ]) {
         const res = await call(url(), method, path, { headers, body: method === 'POST' ? {} : undefined });
         expectProblem(res, 401, 'unauthorized');
         expect({ label, detail: res.body.detail }).toEqual({ label, detail: expect.stringMatching(detail) });
@@ -108,7 +143,9 @@ describe('accounts and API keys (/api/v1)', () => {
     const first = await a.call('GET', '/api/v1/account');
     const second = await a.call('GET', '/api/v1/account');
     expect(first.headers.get('x-ratelimit-limit')).toBe('1000');
-    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
+      Number(first.headers.get('x-ratelimit-remaining')) - 1,
+    );
     const after = Number((await fetch(`${url()}/api/public/v1/registers`)).headers.get('x-ratelimit-remaining'));
     expect(after).toBe(before - 1);
   });
@@ -116,7 +153,11 @@ describe('accounts and API keys (/api/v1)', () => {
   it('is CORS-open with the key in a header, never with cookies', async () => {
     const res = await fetch(`${url()}/api/v1/webhook-endpoints`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      headers: {
+        Origin: 'https://app.example.org',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -124,27 +165,61 @@ describe('accounts and API keys (/api/v1)', () => {
     expect(res.headers.get('access-control-allow-methods')).toContain('PATCH');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     const a = await signUp(url());
-    const get = await fetch(`${url()}/api/v1/account`, { headers: { Origin: 'https://app.example.org', Authorization: `Bearer ${a.key}` } });
+    const get = await fetch(`${url()}/api/v1/account`, {
+      headers: { Origin: 'https://app.example.org', Authorization: `Bearer ${a.key}` },
+    });
     expect(get.headers.get('access-control-allow-origin')).toBe('*');
     expect(get.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
   });
 
   it('files an access request, shows its state, and an operator approves or rejects it', async () => {
     const a = await signUp(url());
-    const bad = await a.call('POST', '/api/v1/access-requests', { countries: ['SE', 'NO'], monthlyVolume: '1000', events: ['company.officers_changed', 'company.nope'], useCase: 'short', extra: 1 });
+    const bad = await a.call('POST', '/api/v1/access-requests', {
+      countries: ['SE', 'NO'],
+      monthlyVolume: '1000',
+      events: ['company.officers_changed', 'company.nope'],
+      useCase: 'short',
+      extra: 1,
+    });
     expectProblem(bad, 400, 'invalid_body');
     const byField = Object.fromEntries(bad.body.errors.map((e: any) => [e.field, e]));
     expect(byField['countries[0]'].message).toMatch(/GB, AU, CA, FR, DK, NO/);
     expect(byField.monthlyVolume.code).toBe('invalid_type');
-    expect(byField['events[0]']).toMatchObject({ code: 'planned_event', message: expect.stringMatching(/planned, not built/) });
-    expect(byField['events[1]']).toMatchObject({ code: 'unknown_event', message: expect.stringMatching(/allowed: company.status_changed/) });
+    expect(byField['events[0]']).toMatchObject({
+      code: 'planned_event',
+      message: expect.stringMatching(/planned, not built/),
+    });
+    expect(byField['events[1]']).toMatchObject({
+      code: 'unknown_event',
+      message: expect.stringMatching(/allowed: company.status_changed/),
+    });
     expect(byField.useCase.code).toBe('out_of_range');
     expect(byField.extra.code).toBe('unknown_field');
 
-    const filed = await a.call('POST', '/api/v1/access-requests', { countries: ['NO', 'GB', 'NO'], monthlyVolume: 5000, events: ['company.status_changed'], useCase: 'KYC refresh of our Norwegian suppliers.' });
+    const filed = await a.call('POST', '/api/v1/access-requests', {
+      countries: ['NO', 'GB', 'NO'],
+      monthlyVolume: 5000,
+      events: ['company.status_changed'],
+      useCase: 'KYC refresh of our Norwegian suppliers.',
+    });
     expect(filed.status).toBe(201);
-    expect(filed.body).toMatchObject({ id: expect.stringMatching(/^ar_/), state: 'pending', countries: ['NO', 'GB'], monthlyVolume: 5000, decidedAt: null });
-    expectProblem(await a.call('POST', '/api/v1/access-requests', { countries: ['NO'], monthlyVolume: 1, events: ['company.status_changed'], useCase: 'A second request meanwhile.' }), 409, 'conflict');
+    expect(filed.body).toMatchObject({
+      id: expect.stringMatching(/^ar_/),
+      state: 'pending',
+      countries: ['NO', 'GB'],
+      monthlyVolume: 5000,
+      decidedAt: null,
+    });
+    expectProblem(
+      await a.call('POST', '/api/v1/access-requests', {
+        countries: ['NO'],
+        monthlyVolume: 1,
+        events: ['company.status_changed'],
+        useCase: 'A second request meanwhile.',
+      }),
+      409,
+      'conflict',
+    );
 
     const admin = app.get(AccessRequestAdmin);
     const listed = await runAdminCommand(['access-requests', 'list'], admin);
@@ -153,18 +228,52 @@ describe('accounts and API keys (/api/v1)', () => {
     expect(listed.output).toContain('KYC refresh');
     const approved = await runAdminCommand(['access-requests', 'approve', filed.body.id], admin);
     expect(approved).toMatchObject({ code: 0, output: expect.stringContaining(`approved ${filed.body.id}`) });
-    expect(await runAdminCommand(['access-requests', 'approve', filed.body.id], admin)).toMatchObject({ code: 1, output: expect.stringMatching(/already approved/) });
-    expect((await a.call('GET', '/api/v1/access-requests')).body.data[0]).toMatchObject({ state: 'approved', decidedAt: expect.any(String) });
-    expect((await a.call('GET', '/api/v1/account')).body.liveDelivery).toMatchObject({ enabled: true, since: expect.any(String) });
-    expectProblem(await a.call('POST', '/api/v1/access-requests', { countries: ['NO'], monthlyVolume: 1, events: ['company.status_changed'], useCase: 'Already live, asking again.' }), 409, 'conflict');
+    expect(await runAdminCommand(['access-requests', 'approve', filed.body.id], admin)).toMatchObject({
+      code: 1,
+      output: expect.stringMatching(/already approved/),
+    });
+    expect((await a.call('GET', '/api/v1/access-requests')).body.data[0]).toMatchObject({
+      state: 'approved',
+      decidedAt: expect.any(String),
+    });
+    expect((await a.call('GET', '/api/v1/account')).body.liveDelivery).toMatchObject({
+      enabled: true,
+      since: expect.any(String),
+    });
+    expectProblem(
+      await a.call('POST', '/api/v1/access-requests', {
+        countries: ['NO'],
+        monthlyVolume: 1,
+        events: ['company.status_changed'],
+        useCase: 'Already live, asking again.',
+      }),
+      409,
+      'conflict',
+    );
 
     const b = await signUp(url());
-    const other = await b.call('POST', '/api/v1/access-requests', { countries: ['FR'], monthlyVolume: 10, events: ['register.unavailable'], useCase: 'Testing the rejection path.' });
+    const other = await b.call('POST', '/api/v1/access-requests', {
+      countries: ['FR'],
+      monthlyVolume: 10,
+      events: ['register.unavailable'],
+      useCase: 'Testing the rejection path.',
+    });
     expect(await runAdminCommand(['access-requests', 'reject', other.body.id], admin)).toMatchObject({ code: 2 });
-    expect(await runAdminCommand(['access-requests', 'reject', other.body.id, '--reason', 'Volumes not stated clearly.'], admin)).toMatchObject({ code: 0 });
-    expect((await b.call('GET', '/api/v1/access-requests')).body.data[0]).toMatchObject({ state: 'rejected', decisionReason: 'Volumes not stated clearly.' });
+    expect(
+      await runAdminCommand(
+        ['access-requests', 'reject', other.body.id, '--reason', 'Volumes not stated clearly.'],
+        admin,
+      ),
+    ).toMatchObject({ code: 0 });
+    expect((await b.call('GET', '/api/v1/access-requests')).body.data[0]).toMatchObject({
+      state: 'rejected',
+      decisionReason: 'Volumes not stated clearly.',
+    });
     expect((await b.call('GET', '/api/v1/account')).body.liveDelivery.enabled).toBe(false);
-    expect(await runAdminCommand(['access-requests', 'approve', 'ar_nope'], admin)).toMatchObject({ code: 1, output: 'no access request ar_nope' });
+    expect(await runAdminCommand(['access-requests', 'approve', 'ar_nope'], admin)).toMatchObject({
+      code: 1,
+      output: 'no access request ar_nope',
+    });
   });
 
   it('has an admin command with usage (its runs through the embedded service are in data-dir-lock.e2e-spec)', async () => {

@@ -12,7 +12,10 @@ const ROOT = join(__dirname, '..', '..');
 const LOCK = 'registry-lookup.lock';
 
 /** A process that takes the data directory's lock as a CLI command would, and holds it until killed. */
-function holdLock(dataDir: string, command: string): Promise<{ pid: number; kill: (signal: NodeJS.Signals) => Promise<void> }> {
+function holdLock(
+  dataDir: string,
+  command: string,
+): Promise<{ pid: number; kill: (signal: NodeJS.Signals) => Promise<void> }> {
   const script = `const { DataDirLock } = require(${JSON.stringify(join(ROOT, 'dist/database/data-dir-lock.js'))});
     try { DataDirLock.acquire(process.argv[1], process.argv[2]); console.log('held'); } catch (e) { console.log('refused: ' + e.message); process.exit(3); }
     setInterval(() => undefined, 1000);`;
@@ -22,10 +25,11 @@ function holdLock(dataDir: string, command: string): Promise<{ pid: number; kill
       if (!d.toString().startsWith('held')) return reject(new Error(d.toString()));
       resolve({
         pid: child.pid!,
-        kill: (signal) => new Promise<void>((done) => {
-          child.once('exit', () => done());
-          child.kill(signal);
-        }),
+        kill: (signal) =>
+          new Promise<void>((done) => {
+            child.once('exit', () => done());
+            child.kill(signal);
+          }),
       });
     });
   });
@@ -40,7 +44,9 @@ function holdLock(dataDir: string, command: string): Promise<{ pid: number; kill
 async function race(dataDir: string, n: number): Promise<number> {
   const script = `const { DataDirLock } = require(${JSON.stringify(join(ROOT, 'dist/database/data-dir-lock.js'))});
     try { DataDirLock.acquire(process.argv[1], 'race'); console.log('held'); setInterval(() => undefined, 1000); } catch (e) { console.log('refused'); }`;
-  const children = Array.from({ length: n }, () => spawn(process.execPath, ['-e', script, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const children = Array.from({ length: n }, () =>
+    spawn(process.execPath, ['-e', script, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
   try {
     const outcomes = await Promise.all(
       children.map(
@@ -57,7 +63,16 @@ async function race(dataDir: string, n: number): Promise<number> {
     );
     return outcomes.filter((o) => o === 'held').length;
   } finally {
-    await Promise.all(children.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }))));
+    await Promise.all(
+      children.map((child) =>
+        child.exitCode !== null || child.signalCode !== null
+          ? undefined
+          : new Promise((r) => {
+              child.once('exit', r);
+              child.kill('SIGTERM');
+            }),
+      ),
+    );
   }
 }
 
@@ -67,7 +82,14 @@ const suite = MODE === 'embedded' ? describe : describe.skip;
 suite('one process per data directory (embedded default)', () => {
   let dir: string;
   const started: Started[] = [];
-  const env = (dataDir: string, extra: Record<string, string> = {}) => ({ ...unreachableRegisters(), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', HOST: '127.0.0.1', ...extra });
+  const env = (dataDir: string, extra: Record<string, string> = {}) => ({
+    ...unreachableRegisters(),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    HOST: '127.0.0.1',
+    ...extra,
+  });
 
   async function startService(dataDir: string): Promise<{ url: string; service: Started }> {
     const port = await freePort();
@@ -89,15 +111,27 @@ suite('one process per data directory (embedded default)', () => {
     const file = join(dir, 'BasicCompanyDataAsOneFile-2024-05-01.csv');
     const csv = fixtureText('registers/gb/ch-bulk-basiccompanydata-sample.csv');
     writeFileSync(file, csv);
-    const numbers = csv.trim().split('\n').slice(1).map((l) => l.split(',')[1].replace(/"/g, '').trim());
+    const numbers = csv
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',')[1].replace(/"/g, '').trim());
     expect(numbers).toHaveLength(3);
 
     const first = await startService(dataDir);
     const lock = JSON.parse(readFileSync(join(dataDir, LOCK), 'utf8'));
-    expect(lock).toMatchObject({ pid: first.service.child.pid, command: 'service', socket: join(dataDir, 'admin.sock') });
+    expect(lock).toMatchObject({
+      pid: first.service.child.pid,
+      command: 'service',
+      socket: join(dataDir, 'admin.sock'),
+    });
 
     const imported = await runProcess('cli/dataset-import.js', ['--country', 'GB', '--file', file], env(dataDir));
-    expect(imported.output).toMatch(new RegExp(`The service \\(pid ${first.service.child.pid}, started [^)]+\\) is running on .*: running dataset:import through it`));
+    expect(imported.output).toMatch(
+      new RegExp(
+        `The service \\(pid ${first.service.child.pid}, started [^)]+\\) is running on .*: running dataset:import through it`,
+      ),
+    );
     expect(imported.output).toContain('upserted       3 (inserted 3, updated 0; 0 unchanged)');
     expect(imported.code).toBe(0);
 
@@ -106,13 +140,22 @@ suite('one process per data directory (embedded default)', () => {
     expect(migrated.code).toBe(0);
 
     // An operator decides an access request while the service runs: through the service.
-    const signup = await fetch(`${first.url}/api/v1/accounts`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'ops-test@example.com' }) });
+    const signup = await fetch(`${first.url}/api/v1/accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'ops-test@example.com' }),
+    });
     const { apiKey } = (await signup.json()) as { apiKey: string };
     const auth = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
     const filed = await fetch(`${first.url}/api/v1/access-requests`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ countries: ['NO'], monthlyVolume: 100, events: ['company.status_changed'], useCase: 'Watching our Norwegian suppliers.' }),
+      body: JSON.stringify({
+        countries: ['NO'],
+        monthlyVolume: 100,
+        events: ['company.status_changed'],
+        useCase: 'Watching our Norwegian suppliers.',
+      }),
     });
     const { id } = (await filed.json()) as { id: string };
     const listed = await runProcess('cli/admin.js', ['access-requests', 'list'], env(dataDir));
@@ -122,7 +165,9 @@ suite('one process per data directory (embedded default)', () => {
     const approved = await runProcess('cli/admin.js', ['access-requests', 'approve', id], env(dataDir));
     expect(approved.output).toContain(`approved ${id}`);
     expect(approved.code).toBe(0);
-    const account = (await (await fetch(`${first.url}/api/v1/account`, { headers: auth })).json()) as { liveDelivery: { enabled: boolean } };
+    const account = (await (await fetch(`${first.url}/api/v1/account`, { headers: auth })).json()) as {
+      liveDelivery: { enabled: boolean };
+    };
     expect(account.liveDelivery.enabled).toBe(true);
 
     // The service answers from the rows the import wrote, while it runs…
@@ -145,14 +190,22 @@ suite('one process per data directory (embedded default)', () => {
       const res = await fetch(`${second.url}/api/public/v1/companies/GB/${n}`);
       const body = (await res.json()) as any;
       expect(res.status).toBe(200);
-      expect(body.company).toMatchObject({ registrationNumber: n, source: { kind: 'dataset:companies-house-basiccompanydata', official: false } });
+      expect(body.company).toMatchObject({
+        registrationNumber: n,
+        source: { kind: 'dataset:companies-house-basiccompanydata', official: false },
+      });
     }
 
     // A second service on the same directory stops at once with a sentence.
     const port = await freePort();
     const other = await runProcess('main.js', [], env(dataDir, { PORT: String(port) }));
     expect(other.code).toBe(1);
-    expect(other.output).toMatch(new RegExp(`^Not started: The service \\(pid ${second.service.child.pid}, started [^)]+\\) is running on \\S+\\. Only one process may open the embedded database at a time\\. Stop it`, 'm'));
+    expect(other.output).toMatch(
+      new RegExp(
+        `^Not started: The service \\(pid ${second.service.child.pid}, started [^)]+\\) is running on \\S+\\. Only one process may open the embedded database at a time\\. Stop it`,
+        'm',
+      ),
+    );
     expect(other.output).not.toMatch(/\n\s+at /);
 
     // kill -9 leaves a lock file behind; the next start recognises it as stale and boots.
@@ -173,7 +226,9 @@ suite('one process per data directory (embedded default)', () => {
       const migrated = await runProcess('cli/migrate.js', [], env(dataDir));
       expect(migrated.code).toBe(1);
       expect(migrated.output.trim()).toMatch(
-        new RegExp(`^migration:run: npm run dataset:import \\(pid ${holder.pid}, started [^)]+\\) is using \\S+\\. Only one process may open the embedded database at a time: wait until it has finished, then run npm run migration:run again\\.$`),
+        new RegExp(
+          `^migration:run: npm run dataset:import \\(pid ${holder.pid}, started [^)]+\\) is using \\S+\\. Only one process may open the embedded database at a time: wait until it has finished, then run npm run migration:run again\\.$`,
+        ),
       );
       const file = join(dir, 'x.csv');
       writeFileSync(file, fixtureText('registers/gb/ch-bulk-basiccompanydata-sample.csv'));
@@ -182,7 +237,9 @@ suite('one process per data directory (embedded default)', () => {
       expect(imported.output).toMatch(/^dataset:import: npm run dataset:import \(pid \d+/);
       const service = await runProcess('main.js', [], env(dataDir, { PORT: String(await freePort()) }));
       expect(service.code).toBe(1);
-      expect(service.output).toMatch(/Not started: npm run dataset:import \(pid \d+, started [^)]+\) is using \S+\. .*Wait until npm run dataset:import has finished/);
+      expect(service.output).toMatch(
+        /Not started: npm run dataset:import \(pid \d+, started [^)]+\) is using \S+\. .*Wait until npm run dataset:import has finished/,
+      );
       expect(Date.now() - t0).toBeLessThan(20_000);
     } finally {
       await holder.kill('SIGKILL');

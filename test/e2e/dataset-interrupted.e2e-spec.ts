@@ -32,20 +32,30 @@ jest.setTimeout(120_000);
     await app.close();
 
     app = await startTestApp({ env: env() });
-    const [log] = (await app.get(DataSource).query(`SELECT status, rows_read FROM dataset_import`)) as Array<{ status: string; rows_read: number }>;
+    const [log] = (await app.get(DataSource).query(`SELECT status, rows_read FROM dataset_import`)) as Array<{
+      status: string;
+      rows_read: number;
+    }>;
     expect(log).toEqual({ status: 'interrupted', rows_read: 3 });
     const res = await fetch(`${app.url}/api/public/v1/search?q=sesam&country=NO`);
     const body = (await res.json()) as { results: Array<{ name: string }>; warning: string };
     expect(body.results.map((r) => r.name)).toEqual(['SESAM STASJON']);
-    expect(body.warning).toMatch(/Its latest import \(enheter\.json\.gz, started .* UTC\) was interrupted after 3 records: the dataset is partial until that import is run again\./);
+    expect(body.warning).toMatch(
+      /Its latest import \(enheter\.json\.gz, started .* UTC\) was interrupted after 3 records: the dataset is partial until that import is run again\./,
+    );
 
     const again = await importSample(app, 'NO');
     expect(again.inserted).toBeGreaterThan(0);
-    const logs = (await app.get(DataSource).query(`SELECT status FROM dataset_import ORDER BY id`)) as Array<{ status: string }>;
+    const logs = (await app.get(DataSource).query(`SELECT status FROM dataset_import ORDER BY id`)) as Array<{
+      status: string;
+    }>;
     expect(logs.map((l) => l.status)).toEqual(['interrupted', 'done']);
     await app.close();
     app = await startTestApp({ env: env() });
-    const after = (await (await fetch(`${app.url}/api/public/v1/search?q=sesam&country=NO`)).json()) as { results: unknown[]; warning: string };
+    const after = (await (await fetch(`${app.url}/api/public/v1/search?q=sesam&country=NO`)).json()) as {
+      results: unknown[];
+      warning: string;
+    };
     expect(after.results.length).toBeGreaterThan(1);
     expect(after.warning).not.toMatch(/interrupted/);
   });

@@ -40,7 +40,10 @@ describe(`change detection end to end (${MODE})`, () => {
       },
     });
     // The probe scheduler probes every register at boot: AU answers, so it is live.
-    await eventually(() => fetch(`${app.url}/api/public/v1/registers?status=live`).then((r) => r.json() as Promise<any>), (b) => b.registers.some((r: { country: string }) => r.country === 'AU'));
+    await eventually(
+      () => fetch(`${app.url}/api/public/v1/registers?status=live`).then((r) => r.json() as Promise<any>),
+      (b) => b.registers.some((r: { country: string }) => r.country === 'AU'),
+    );
   });
   afterAll(async () => {
     await app?.close();
@@ -48,7 +51,17 @@ describe(`change detection end to end (${MODE})`, () => {
     await Promise.all(receivers.map((r) => r.stop()));
   });
 
-  async function customerWithReceiver(approved: boolean, events = ['company.name_changed', 'company.address_changed', 'company.status_changed', 'company.legal_form_changed', 'company.no_change', 'register.unavailable']) {
+  async function customerWithReceiver(
+    approved: boolean,
+    events = [
+      'company.name_changed',
+      'company.address_changed',
+      'company.status_changed',
+      'company.legal_form_changed',
+      'company.no_change',
+      'register.unavailable',
+    ],
+  ) {
     const customer = await signUp(app.url);
     if (approved) await approve(customer);
     const receiver = await new WebhookReceiver().start();
@@ -60,13 +73,20 @@ describe(`change detection end to end (${MODE})`, () => {
   }
 
   async function approve(customer: Customer) {
-    const filed = await customer.call('POST', '/api/v1/access-requests', { countries: ['AU'], monthlyVolume: 100, events: ['company.name_changed'], useCase: 'Watching our Australian suppliers.' });
+    const filed = await customer.call('POST', '/api/v1/access-requests', {
+      countries: ['AU'],
+      monthlyVolume: 100,
+      events: ['company.name_changed'],
+      useCase: 'Watching our Australian suppliers.',
+    });
     expect(filed.status).toBe(201);
     await app.get(AccessRequestAdmin).approve(filed.body.id);
   }
 
   it('lists every register as watched, and filters on it', async () => {
-    const body = await fetch(`${app.url}/api/public/v1/registers?provides=monitoring`).then((r) => r.json() as Promise<any>);
+    const body = await fetch(`${app.url}/api/public/v1/registers?provides=monitoring`).then(
+      (r) => r.json() as Promise<any>,
+    );
     expect(body.registers.map((r: { country: string }) => r.country)).toEqual(['GB', 'AU', 'CA', 'FR', 'DK', 'NO']);
     expect(body.registers.every((r: { provides: { monitoring: boolean } }) => r.provides.monitoring)).toBe(true);
   });
@@ -76,19 +96,31 @@ describe(`change detection end to end (${MODE})`, () => {
     const { customer } = await customerWithReceiver(false);
     const bad = await customer.call('POST', '/api/v1/watches', { country: 'NO', registrationNumber: '923609017' });
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ code: 'invalid_body', errors: [{ field: 'registrationNumber', code: 'invalid_registration_number' }] });
-    const elsewhere = await customer.call('POST', '/api/v1/watches', { country: 'SE', registrationNumber: '5560360793' });
+    expect(bad.body).toMatchObject({
+      code: 'invalid_body',
+      errors: [{ field: 'registrationNumber', code: 'invalid_registration_number' }],
+    });
+    const elsewhere = await customer.call('POST', '/api/v1/watches', {
+      country: 'SE',
+      registrationNumber: '5560360793',
+    });
     expect(elsewhere).toMatchObject({ status: 404, body: { code: 'country_not_covered' } });
     expect((await customer.call('GET', '/api/v1/watches/wch_nope')).status).toBe(404);
     expect((await customer.call('POST', '/api/v1/watches', { country: 'NO' })).status).toBe(400);
-    const tooMany = await customer.call('POST', '/api/v1/watches/bulk', { watches: Array.from({ length: 10_001 }, () => ({ country: 'CA', registrationNumber: '1007' })) });
+    const tooMany = await customer.call('POST', '/api/v1/watches/bulk', {
+      watches: Array.from({ length: 10_001 }, () => ({ country: 'CA', registrationNumber: '1007' })),
+    });
     expect(tooMany.status).toBe(400);
   });
 
   it('a watched company changes at the register: each changed field arrives as a signed webhook, with the register’s words and the read’s provenance', async () => {
     resetFakeRegisters(fakes);
     const { customer, receiver } = await customerWithReceiver(true);
-    const created = await customer.call('POST', '/api/v1/watches', { country: 'AU', registrationNumber: '26 154 482 283', notifyNoChange: true });
+    const created = await customer.call('POST', '/api/v1/watches', {
+      country: 'AU',
+      registrationNumber: '26 154 482 283',
+      notifyNoChange: true,
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(`/api/v1/watches/${created.body.id}`);
     expect(created.body).toMatchObject({
@@ -102,18 +134,29 @@ describe(`change detection end to end (${MODE})`, () => {
     await receiver.waitFor((r) => r.some((x) => x.body?.event === 'company.no_change'), 30_000);
     const quiet = receiver.requests.find((x) => x.body?.event === 'company.no_change')!;
     expect(quiet.verified).toBe(true);
-    expect(quiet.body.data).toMatchObject({ entity_id: `ent_au_${ABN}`, change: null, provenance: { source_mode: 'live' } });
+    expect(quiet.body.data).toMatchObject({
+      entity_id: `ent_au_${ABN}`,
+      change: null,
+      provenance: { source_mode: 'live' },
+    });
 
     fakes.AU_API.get('/json/AbnDetails.aspx', { fixture: RENAMED });
     await receiver.waitFor((r) => r.filter((x) => x.body?.event?.endsWith('_changed')).length >= 2, 30_000);
     // Delivery order is not guaranteed (README): compare in the order of the fields read.
     const fieldOrder = ['company.name_changed', 'company.address_changed'];
-    const changes = receiver.requests.filter((x) => x.body?.event?.endsWith('_changed')).sort((a, b) => fieldOrder.indexOf(a.body.event) - fieldOrder.indexOf(b.body.event));
+    const changes = receiver.requests
+      .filter((x) => x.body?.event?.endsWith('_changed'))
+      .sort((a, b) => fieldOrder.indexOf(a.body.event) - fieldOrder.indexOf(b.body.event));
     for (const r of changes) {
       expect(r.verified).toBe(true);
       expect(r.headers['x-service-event']).toBe(r.body.event);
       expect(r.headers['x-service-test']).toBeUndefined();
-      expect(r.body).toMatchObject({ source: 'registry-lookup', api_version: 'v1', is_test: false, timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+      expect(r.body).toMatchObject({
+        source: 'registry-lookup',
+        api_version: 'v1',
+        is_test: false,
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      });
     }
     expect(changes.map((r) => [r.body.event, r.body.data.change.previous, r.body.data.change.current])).toEqual([
       ['company.name_changed', 'Oneflare Pty Ltd', 'Oneflare Group Pty Ltd'],
@@ -126,11 +169,19 @@ describe(`change detection end to end (${MODE})`, () => {
       registration_number: ABN,
       register: { name: 'Australian Business Register (ABN Lookup)', official_url: 'https://abr.business.gov.au' },
       change: { field: 'name', observed_at: expect.any(String) },
-      provenance: { source_mode: 'live', source_url: `https://abr.business.gov.au/ABN/View?abn=${ABN}`, retrieved_at: changes[0].body.data.change.observed_at },
+      provenance: {
+        source_mode: 'live',
+        source_url: `https://abr.business.gov.au/ABN/View?abn=${ABN}`,
+        retrieved_at: changes[0].body.data.change.observed_at,
+      },
     });
 
     const watch = await customer.call('GET', `/api/v1/watches/${created.body.id}`);
-    expect(watch.body).toMatchObject({ companyName: 'Oneflare Group Pty Ltd', lastCheck: { outcome: expect.stringMatching(/changed|no_change/) }, nextCheckAt: expect.any(String) });
+    expect(watch.body).toMatchObject({
+      companyName: 'Oneflare Group Pty Ltd',
+      lastCheck: { outcome: expect.stringMatching(/changed|no_change/) },
+      nextCheckAt: expect.any(String),
+    });
     expect(Date.parse(watch.body.nextCheckAt)).toBeGreaterThan(Date.now() - 1_000);
     const listed = await customer.call('GET', '/api/v1/watches?country=AU');
     expect(listed.body.data.map((w: { id: string }) => w.id)).toEqual([created.body.id]);
@@ -145,7 +196,10 @@ describe(`change detection end to end (${MODE})`, () => {
     // The register says what it said at the end of the previous case: the baseline of this watch.
     resetFakeRegisters(fakes);
     fakes.AU_API.get('/json/AbnDetails.aspx', { fixture: RENAMED });
-    const { customer, receiver, endpointId } = await customerWithReceiver(false, ['company.status_changed', 'company.legal_form_changed']);
+    const { customer, receiver, endpointId } = await customerWithReceiver(false, [
+      'company.status_changed',
+      'company.legal_form_changed',
+    ]);
     const watched = await customer.call('POST', '/api/v1/watches', { country: 'AU', registrationNumber: ABN });
     expect(watched.body.baseline.state).toBe('taken');
     fakes.AU_API.get('/json/AbnDetails.aspx', { fixture: CANCELLED });
@@ -159,10 +213,19 @@ describe(`change detection end to end (${MODE})`, () => {
 
     await approve(customer);
     fakes.AU_API.get('/json/AbnDetails.aspx', { fixture: RENAMED });
-    await eventually(() => customer.call('GET', `/api/v1/webhook-endpoints/${endpointId}/deliveries`), (r) => r.body.data?.length >= 4, 30_000);
+    await eventually(
+      () => customer.call('GET', `/api/v1/webhook-endpoints/${endpointId}/deliveries`),
+      (r) => r.body.data?.length >= 4,
+      30_000,
+    );
     await receiver.waitFor((r) => r.length >= 2, 30_000);
-    const byKind = (a: { body: { event: string } }, b: { body: { event: string } }) => a.body.event.localeCompare(b.body.event);
-    expect([...receiver.requests].sort(byKind).map((r) => [r.body.event, r.body.data.change.previous, r.body.data.change.current, r.verified])).toEqual([
+    const byKind = (a: { body: { event: string } }, b: { body: { event: string } }) =>
+      a.body.event.localeCompare(b.body.event);
+    expect(
+      [...receiver.requests]
+        .sort(byKind)
+        .map((r) => [r.body.event, r.body.data.change.previous, r.body.data.change.current, r.verified]),
+    ).toEqual([
       ['company.legal_form_changed', 'Australian Public Company', 'Australian Private Company', true],
       ['company.status_changed', 'Cancelled', 'Active', true],
     ]);
@@ -183,12 +246,21 @@ describe(`change detection end to end (${MODE})`, () => {
     const outage = receiver.requests.filter((x) => x.body?.event === 'register.unavailable');
     expect(outage).toHaveLength(1);
     expect(outage[0].verified).toBe(true);
-    expect(outage[0].body.data).toMatchObject({ country: 'CA', status: 'degraded', reason: expect.stringContaining('probe failed'), since: expect.any(String), status_url: expect.stringMatching(/\/api\/public\/v1\/status$/) });
+    expect(outage[0].body.data).toMatchObject({
+      country: 'CA',
+      status: 'degraded',
+      reason: expect.stringContaining('probe failed'),
+      since: expect.any(String),
+      status_url: expect.stringMatching(/\/api\/public\/v1\/status$/),
+    });
 
     // Down, and renamed meanwhile: nothing is read, nothing is said.
     resetFakeRegisters(fakes);
     failRegister(fakes, 'CA');
-    const rename = () => fakes.CA_API.get('/api/corporations/1007.json', { fixture: 'registers/ca/corpcan-api-corporation-1007-derived-renamed-moved.json' });
+    const rename = () =>
+      fakes.CA_API.get('/api/corporations/1007.json', {
+        fixture: 'registers/ca/corpcan-api-corporation-1007-derived-renamed-moved.json',
+      });
     rename();
     const readsBefore = fakes.CA_API.requests.length;
     await new Promise((r) => setTimeout(r, 4_000));
@@ -203,7 +275,10 @@ describe(`change detection end to end (${MODE})`, () => {
     await probes.run({ country: 'CA', slotStart: slot(4) });
     await receiver.waitFor((r) => r.some((x) => x.body?.event === 'company.name_changed'), 30_000);
     const caughtUp = receiver.requests.find((x) => x.body?.event === 'company.name_changed')!;
-    expect(caughtUp.body.data.change).toMatchObject({ previous: 'Abbotsford Chamber of Commerce', current: 'Abbotsford Chamber of Commerce and Industry' });
+    expect(caughtUp.body.data.change).toMatchObject({
+      previous: 'Abbotsford Chamber of Commerce',
+      current: 'Abbotsford Chamber of Commerce and Industry',
+    });
     expect(Date.parse(caughtUp.body.data.change.observed_at)).toBeGreaterThanOrEqual(recovered - 1_000);
     expect(receiver.requests.filter((x) => x.body?.event === 'register.unavailable')).toHaveLength(1);
   });

@@ -22,47 +22,53 @@ describe('one error format everywhere (RFC 9457 problem details)', () => {
     return { res, body };
   }
 
-  it.each(([
-    ['/api/public/v1/nope', 404, 'not_found'],
-    ['/api/public/v1/search', 400, 'missing_parameter'],
-    ['/api/public/v1/search?q=Equinor', 400, 'missing_parameter'],
-    ['/api/public/v1/search?country=NO', 400, 'missing_parameter'],
-    ['/api/public/v1/search?q=&country=NO', 400, 'missing_parameter'],
-    ['/api/public/v1/search?q=a&country=NO', 400, 'invalid_query'],
-    ['/api/public/v1/search?q=x&q=y&country=NO', 400, 'invalid_query'],
-    ['/api/public/v1/search?q=%00%01ab&country=NO', 400, 'invalid_query'],
-    ['/api/public/v1/search?q=%E2%80%AEabc&country=NO', 400, 'invalid_query'],
-    ['/api/public/v1/search?q=%25%25_%27&country=NO', 400, 'invalid_query'],
-    [`/api/public/v1/search?q=${'a'.repeat(10_000)}&country=NO`, 400, 'invalid_query'],
-    ['/api/public/v1/search?q=Equinor&country=SE', 404, 'country_not_covered'],
-    ['/api/public/v1/search?q=Equinor&country=N0', 404, 'country_not_covered'],
-    ['/api/public/v1/search?q=Equinor&country=NOR', 404, 'country_not_covered'],
-    ['/api/public/v1/search?q=923609017&country=NO', 400, 'invalid_query'],
-    ['/api/public/v1/companies/XX/123', 404, 'country_not_covered'],
-    ['/api/public/v1/companies/NO/Equinor', 400, 'invalid_query'],
-    ['/api/public/v1/companies/NO/%E0%A4%A', 400, 'invalid_parameter'],
-    ['/api/public/v1/search?q=%zz%&country=%zz', 404, 'country_not_covered'],
-    ['/api/public/v1/problems/no_such_code', 404, 'not_found'],
-    ['/api/public/v1/search?q=Equinor%0DASA&country=NO', 400, 'invalid_query'],
-    ['/api/public/v1/search?q=Equinor%0AASA&country=NO', 400, 'invalid_query'],
-    ['/api/public/v1/search?q=Equinor%09ASA&country=NO', 400, 'invalid_query'],
-    ['/api/public/v1/search?q=%20%20%20&country=NO', 400, 'invalid_query'],
-    ['/api/public/v1/search?q=Equinor&country=%20%20', 404, 'country_not_covered'],
-    ['/api/public/v1/companies/NO/9%2F7%2F6%2F030788', 400, 'invalid_query'],
-    ['/api/public/v1/companies/NO/976030788%09', 400, 'invalid_query'],
-    ['/api/public/v1/companies/NO/976%0A030788', 400, 'invalid_query'],
-    ['/api/public/v1/companies/NO/%20%20', 400, 'invalid_query'],
-  ] as Array<[string, number, string]>).map(([path, status, code]) => ({ path, status, code, label: path.length > 120 ? `${path.slice(0, 60)}…(${path.length} chars)` : path })))(
-    'GET $label → $status $code, with the rate-limit headers',
-    async ({ path, status, code }) => {
+  it.each(
+    (
+      [
+        ['/api/public/v1/nope', 404, 'not_found'],
+        ['/api/public/v1/search', 400, 'missing_parameter'],
+        ['/api/public/v1/search?q=Equinor', 400, 'missing_parameter'],
+        ['/api/public/v1/search?country=NO', 400, 'missing_parameter'],
+        ['/api/public/v1/search?q=&country=NO', 400, 'missing_parameter'],
+        ['/api/public/v1/search?q=a&country=NO', 400, 'invalid_query'],
+        ['/api/public/v1/search?q=x&q=y&country=NO', 400, 'invalid_query'],
+        ['/api/public/v1/search?q=%00%01ab&country=NO', 400, 'invalid_query'],
+        ['/api/public/v1/search?q=%E2%80%AEabc&country=NO', 400, 'invalid_query'],
+        ['/api/public/v1/search?q=%25%25_%27&country=NO', 400, 'invalid_query'],
+        [`/api/public/v1/search?q=${'a'.repeat(10_000)}&country=NO`, 400, 'invalid_query'],
+        ['/api/public/v1/search?q=Equinor&country=SE', 404, 'country_not_covered'],
+        ['/api/public/v1/search?q=Equinor&country=N0', 404, 'country_not_covered'],
+        ['/api/public/v1/search?q=Equinor&country=NOR', 404, 'country_not_covered'],
+        ['/api/public/v1/search?q=923609017&country=NO', 400, 'invalid_query'],
+        ['/api/public/v1/companies/XX/123', 404, 'country_not_covered'],
+        ['/api/public/v1/companies/NO/Equinor', 400, 'invalid_query'],
+        ['/api/public/v1/companies/NO/%E0%A4%A', 400, 'invalid_parameter'],
+        ['/api/public/v1/search?q=%zz%&country=%zz', 404, 'country_not_covered'],
+        ['/api/public/v1/problems/no_such_code', 404, 'not_found'],
+        ['/api/public/v1/search?q=Equinor%0DASA&country=NO', 400, 'invalid_query'],
+        ['/api/public/v1/search?q=Equinor%0AASA&country=NO', 400, 'invalid_query'],
+        ['/api/public/v1/search?q=Equinor%09ASA&country=NO', 400, 'invalid_query'],
+        ['/api/public/v1/search?q=%20%20%20&country=NO', 400, 'invalid_query'],
+        ['/api/public/v1/search?q=Equinor&country=%20%20', 404, 'country_not_covered'],
+        ['/api/public/v1/companies/NO/9%2F7%2F6%2F030788', 400, 'invalid_query'],
+        ['/api/public/v1/companies/NO/976030788%09', 400, 'invalid_query'],
+        ['/api/public/v1/companies/NO/976%0A030788', 400, 'invalid_query'],
+        ['/api/public/v1/companies/NO/%20%20', 400, 'invalid_query'],
+      ] as Array<[string, number, string]>
+    ).map(([path, status, code]) => ({
+      path,
+      status,
+      code,
+      label: path.length > 120 ? `${path.slice(0, 60)}…(${path.length} chars)` : path,
+    })),
+  )('GET $label → $status $code, with the rate-limit headers', async ({ path, status, code }) => {
     const { res, body } = await problem(path);
     expect(res.status).toBe(status);
     expect(body.code).toBe(code);
     expect(body.detail).toEqual(expect.any(String));
     expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     expect(res.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
-    },
-  );
+  });
 
   it('names every missing parameter at once', async () => {
     const { body } = await problem('/api/public/v1/search');
@@ -85,7 +91,11 @@ describe('one error format everywhere (RFC 9457 problem details)', () => {
   it('describes every error code at the URI its type names', async () => {
     const res = await fetch(`${app.url}/api/public/v1/problems/rate_limited`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ code: 'rate_limited', status: 429, type: '/api/public/v1/problems/rate_limited' });
+    expect(await res.json()).toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      type: '/api/public/v1/problems/rate_limited',
+    });
   });
 });
 
@@ -103,14 +113,26 @@ describe('OpenAPI, docs and health', () => {
     const doc = (await res.json()) as any;
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/api/public/v1/search', '/api/public/v1/companies/{country}/{registrationNumber}', '/api/public/v1/registers', '/api/public/v1/status']),
+      expect.arrayContaining([
+        '/api/public/v1/search',
+        '/api/public/v1/companies/{country}/{registrationNumber}',
+        '/api/public/v1/registers',
+        '/api/public/v1/status',
+      ]),
     );
     const search = doc.paths['/api/public/v1/search'].get;
     expect(search.responses['200'].content['application/json'].schema.$ref).toContain('SearchResponseDto');
     expect(search.responses['429'].headers['X-RateLimit-Reset'].description).toMatch(/seconds/i);
     expect(Object.keys(search.responses).sort()).toEqual(['200', '400', '404', '429', '500', '502']);
     const result = doc.components.schemas.CompanyResultDto;
-    expect(result.properties.statusCategory.enum).toEqual(['active', 'in_liquidation', 'insolvency', 'dissolved', 'struck_off', 'unknown']);
+    expect(result.properties.statusCategory.enum).toEqual([
+      'active',
+      'in_liquidation',
+      'insolvency',
+      'dissolved',
+      'struck_off',
+      'unknown',
+    ]);
     expect(doc.components.schemas.ProblemDetailsDto.properties.code.enum).toContain('upstream_error');
   });
 
@@ -124,6 +146,9 @@ describe('OpenAPI, docs and health', () => {
     expect(await (await fetch(`${app.url}/health/live`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${app.url}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } });
+    expect(await ready.json()).toMatchObject({
+      status: 'ok',
+      info: { database: { status: 'up' }, redis: { status: 'up' } },
+    });
   });
 });

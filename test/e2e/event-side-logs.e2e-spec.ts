@@ -50,7 +50,9 @@ suite('logs of the event side: no API key and no webhook secret, ever', () => {
     secrets.push(extra.body.apiKey);
     await call(base, 'DELETE', `/api/v1/account/keys/${extra.body.key.id}`, { key });
     expect((await call(base, 'GET', '/api/v1/account', { key: extra.body.apiKey })).status).toBe(401);
-    expect((await call(base, 'GET', '/api/v1/account', { headers: { authorization: `Bearer ${key}x` } })).status).toBe(401);
+    expect((await call(base, 'GET', '/api/v1/account', { headers: { authorization: `Bearer ${key}x` } })).status).toBe(
+      401,
+    );
     // A key sent where it does not belong: in a body field and a query string.
     expect((await call(base, 'POST', '/api/v1/accounts', { body: { email: key } })).status).toBe(400);
     expect((await call(base, 'GET', `/api/v1/events?apiKey=${key}`, { key })).status).toBe(400);
@@ -61,7 +63,10 @@ suite('logs of the event side: no API key and no webhook secret, ever', () => {
     secrets.push(rotated.body.secret);
     receiver.secrets = [rotated.body.secret];
     receiver.answerInTurn([{ status: 500, body: 'nope' }]);
-    const sent = await call(base, 'POST', '/api/v1/simulator/events', { key, body: { event: 'company.name_changed', endpointId: ep.body.id } });
+    const sent = await call(base, 'POST', '/api/v1/simulator/events', {
+      key,
+      body: { event: 'company.name_changed', endpointId: ep.body.id },
+    });
     expect(sent.body.state).toBe('pending');
     await receiver.waitFor((r) => r.length === 2);
     expect(receiver.requests.every((r) => r.verified === true)).toBe(true);

@@ -21,7 +21,27 @@ interface Generated {
 const hostile = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('', ' ', '  ', '\t', '\r\n', '%', '%zz', '%00', '%E0%A4%A', '..', '../..', '/', '%2F', '923609016', '976030788', 'SESAM', 'NO', 'gb', ...PROTOTYPE_KEYS),
+  fc.constantFrom(
+    '',
+    ' ',
+    '  ',
+    '\t',
+    '\r\n',
+    '%',
+    '%zz',
+    '%00',
+    '%E0%A4%A',
+    '..',
+    '../..',
+    '/',
+    '%2F',
+    '923609016',
+    '976030788',
+    'SESAM',
+    'NO',
+    'gb',
+    ...PROTOTYPE_KEYS,
+  ),
   fc.stringMatching(/^[0-9 ./-]{0,20}$/),
 );
 const encoded = hostile.map((s) => {
@@ -31,38 +51,88 @@ const encoded = hostile.map((s) => {
     return s.replace(/[^\x21-\x7e]/g, '%FF');
   }
 });
-const raw = fc.oneof(encoded, fc.stringMatching(/^[\x21-\x7e]{0,30}$/).map((s) => s.replace(/[#?]/g, '')));
+const raw = fc.oneof(
+  encoded,
+  fc.stringMatching(/^[\x21-\x7e]{0,30}$/).map((s) => s.replace(/[#?]/g, '')),
+);
 const country = fc.oneof(fc.constantFrom('NO', 'GB', 'FR', 'DK', 'AU', 'CA', 'no', 'SE', 'XX', ''), raw);
 
 const restRequest: fc.Arbitrary<Generated> = fc.record({
   method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
   path: fc.oneof(
-    fc.tuple(raw, country, fc.boolean()).map(([q, c, twice]) => `/api/public/v1/search?q=${q}&country=${c}${twice ? `&q=${q}` : ''}`),
+    fc
+      .tuple(raw, country, fc.boolean())
+      .map(([q, c, twice]) => `/api/public/v1/search?q=${q}&country=${c}${twice ? `&q=${q}` : ''}`),
     fc.tuple(country, raw).map(([c, n]) => `/api/public/v1/companies/${c}/${n}`),
     fc.tuple(raw, raw).map(([p, s]) => `/api/public/v1/registers?provides=${p}&status=${s}`),
-    fc.constantFrom('/api/public/v1/registers', '/api/public/v1/status', '/api/public/v1/problems', '/api/public/v1/openapi.json'),
+    fc.constantFrom(
+      '/api/public/v1/registers',
+      '/api/public/v1/status',
+      '/api/public/v1/problems',
+      '/api/public/v1/openapi.json',
+    ),
     fc.oneof(raw, fc.constantFrom(...PROBLEM_CODES)).map((c) => `/api/public/v1/problems/${c}`),
     fc.array(raw, { minLength: 1, maxLength: 4 }).map((segs) => `/api/public/v1/${segs.join('/')}`),
     fc.tuple(raw, raw).map(([k, v]) => `/api/public/v1/search?${k}=${v}`),
   ),
 });
 
-const jsonRpcId = fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.double(), fc.object({ maxDepth: 1 }));
-const method = fc.oneof(fc.constantFrom('initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'notifications/initialized', ...PROTOTYPE_KEYS), fc.string({ maxLength: 20 }));
+const jsonRpcId = fc.oneof(
+  fc.integer(),
+  fc.string({ maxLength: 10 }),
+  fc.constant(null),
+  fc.double(),
+  fc.object({ maxDepth: 1 }),
+);
+const method = fc.oneof(
+  fc.constantFrom(
+    'initialize',
+    'ping',
+    'tools/list',
+    'tools/call',
+    'resources/list',
+    'notifications/initialized',
+    ...PROTOTYPE_KEYS,
+  ),
+  fc.string({ maxLength: 20 }),
+);
 const toolCall = fc.record({
-  name: fc.oneof(fc.constantFrom('search_companies', 'get_company', 'list_registers', 'get_register_status', ...PROTOTYPE_KEYS), fc.string({ maxLength: 20 })),
+  name: fc.oneof(
+    fc.constantFrom('search_companies', 'get_company', 'list_registers', 'get_register_status', ...PROTOTYPE_KEYS),
+    fc.string({ maxLength: 20 }),
+  ),
   arguments: fc.oneof(
-    fc.record({ q: fc.oneof(hostile, fc.jsonValue()), country: fc.oneof(hostile, fc.jsonValue()) }, { requiredKeys: [] }),
+    fc.record(
+      { q: fc.oneof(hostile, fc.jsonValue()), country: fc.oneof(hostile, fc.jsonValue()) },
+      { requiredKeys: [] },
+    ),
     fc.record({ country: hostile, registrationNumber: hostile }, { requiredKeys: [] }),
     fc.record({ provides: hostile, status: hostile }, { requiredKeys: [] }),
     fc.jsonValue(),
   ),
 });
 const mcpBody: fc.Arbitrary<string> = fc.oneof(
-  fc.record({ jsonrpc: fc.constantFrom('2.0', '2.0', '1.0'), id: jsonRpcId, method: fc.constant('tools/call'), params: toolCall }, { requiredKeys: ['jsonrpc', 'method'] }).map((m) => JSON.stringify(m)),
-  fc.record({ jsonrpc: fc.constant('2.0'), id: jsonRpcId, method, params: fc.oneof(fc.jsonValue(), fc.object()) }, { requiredKeys: ['jsonrpc', 'method'] }).map((m) => JSON.stringify(m)),
+  fc
+    .record(
+      {
+        jsonrpc: fc.constantFrom('2.0', '2.0', '1.0'),
+        id: jsonRpcId,
+        method: fc.constant('tools/call'),
+        params: toolCall,
+      },
+      { requiredKeys: ['jsonrpc', 'method'] },
+    )
+    .map((m) => JSON.stringify(m)),
+  fc
+    .record(
+      { jsonrpc: fc.constant('2.0'), id: jsonRpcId, method, params: fc.oneof(fc.jsonValue(), fc.object()) },
+      { requiredKeys: ['jsonrpc', 'method'] },
+    )
+    .map((m) => JSON.stringify(m)),
   fc.jsonValue().map((v) => JSON.stringify(v)),
-  fc.array(fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer(), method }), { maxLength: 3 }).map((b) => JSON.stringify(b)),
+  fc
+    .array(fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer(), method }), { maxLength: 3 })
+    .map((b) => JSON.stringify(b)),
   fc.string({ unit: 'binary', maxLength: 60 }),
 );
 const mcpRequest: fc.Arbitrary<Generated> = fc.record({
@@ -71,8 +141,15 @@ const mcpRequest: fc.Arbitrary<Generated> = fc.record({
   body: mcpBody,
   headers: fc.oneof(
     fc.constant({ 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }),
-    fc.constant({ 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' }),
-    fc.record({ 'Content-Type': fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'), Accept: fc.constantFrom('application/json, text/event-stream', '*/*', 'text/html') }),
+    fc.constant({
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+    }),
+    fc.record({
+      'Content-Type': fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'),
+      Accept: fc.constantFrom('application/json, text/event-stream', '*/*', 'text/html'),
+    }),
   ),
 });
 
@@ -88,7 +165,12 @@ async function send(app: TestApp, r: Generated): Promise<{ status: number; type:
 }
 
 /** Sends every request, `width` at a time; returns the failures (described). */
-async function run(app: TestApp, requests: Generated[], check: (r: Generated, a: { status: number; type: string; text: string }) => string | null, width = 8): Promise<string[]> {
+async function run(
+  app: TestApp,
+  requests: Generated[],
+  check: (r: Generated, a: { status: number; type: string; text: string }) => string | null,
+  width = 8,
+): Promise<string[]> {
   const failures: string[] = [];
   let next = 0;
   await Promise.all(
@@ -118,7 +200,8 @@ function parse(text: string): any {
 function checkProblem(a: { status: number; type: string; text: string }): string | null {
   if (!a.type.startsWith('application/problem+json')) return `status ${a.status} with ${a.type || 'no content type'}`;
   const body = parse(a.text);
-  if (!body || body.status !== a.status || !PROBLEM_CODES.includes(body.code) || typeof body.detail !== 'string') return `not a problem document: ${a.text.slice(0, 200)}`;
+  if (!body || body.status !== a.status || !PROBLEM_CODES.includes(body.code) || typeof body.detail !== 'string')
+    return `not a problem document: ${a.text.slice(0, 200)}`;
   return null;
 }
 
@@ -150,8 +233,10 @@ describe(`fuzz (seed ${SEED}): no 500, no hang, always a problem document or a J
       if (a.status === 429) return checkProblem(a);
       const body = parse(a.text);
       if (!a.type.startsWith('application/json') || !body) return `${a.status} ${a.type}: ${a.text.slice(0, 200)}`;
-      if (body.jsonrpc !== '2.0' || !('result' in body || 'error' in body)) return `not a JSON-RPC answer: ${a.text.slice(0, 200)}`;
-      if ('error' in body && (typeof body.error.code !== 'number' || body.error.code === -32603)) return `internal error: ${a.text.slice(0, 200)}`;
+      if (body.jsonrpc !== '2.0' || !('result' in body || 'error' in body))
+        return `not a JSON-RPC answer: ${a.text.slice(0, 200)}`;
+      if ('error' in body && (typeof body.error.code !== 'number' || body.error.code === -32603))
+        return `internal error: ${a.text.slice(0, 200)}`;
       return null;
     });
     expect(failures).toEqual([]);

@@ -18,13 +18,20 @@ function expectProblemWithHeaders(answer: RawAnswer, status: number, code: strin
   expect(headers['access-control-allow-origin']).toBe('*');
   expect(headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
   expect(headers['x-ratelimit-reset']).toMatch(/^\d+$/);
-  expect(body).toMatchObject({ status, code, type: `/api/public/v1/problems/${code}`, instance: `urn:request:${headers['x-request-id']}` });
+  expect(body).toMatchObject({
+    status,
+    code,
+    type: `/api/public/v1/problems/${code}`,
+    instance: `urn:request:${headers['x-request-id']}`,
+  });
 }
 
 describe('HTTP server limits against slow clients, and answers to what the parser refuses', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: { HTTP_HEADERS_TIMEOUT_MS: '600', HTTP_REQUEST_TIMEOUT_MS: '1200', HTTP_KEEP_ALIVE_TIMEOUT_MS: '500' } });
+    app = await startTestApp({
+      env: { HTTP_HEADERS_TIMEOUT_MS: '600', HTTP_REQUEST_TIMEOUT_MS: '1200', HTTP_KEEP_ALIVE_TIMEOUT_MS: '500' },
+    });
   });
   afterAll(() => app.close());
 
@@ -36,7 +43,8 @@ describe('HTTP server limits against slow clients, and answers to what the parse
   });
 
   it('cuts a client whose body never arrives after the request timeout', async () => {
-    const headers = 'POST /api/public/v1/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n';
+    const headers =
+      'POST /api/public/v1/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n';
     const answer = await raw(app, [headers, '{"jsonrpc":'], 5_000);
     expect(answer.closedAfterMs).toBeGreaterThanOrEqual(1_000);
     expect(answer.closedAfterMs).toBeLessThan(3_000);
@@ -52,11 +60,17 @@ describe('HTTP server limits against slow clients, and answers to what the parse
 
   it('answers a malformed request line with a problem document, CORS and rate-limit headers', async () => {
     expectProblemWithHeaders(await raw(app, ['G@T / HTTP/1.1\r\nHost: x\r\n\r\n']), 400, 'malformed_request');
-    expectProblemWithHeaders(await raw(app, ['GET /api/public/v1/registers HTTP/1.1\r\nHost x\r\n\r\n']), 400, 'malformed_request');
+    expectProblemWithHeaders(
+      await raw(app, ['GET /api/public/v1/registers HTTP/1.1\r\nHost x\r\n\r\n']),
+      400,
+      'malformed_request',
+    );
   });
 
   it('answers headers over the limit with 431 headers_too_large', async () => {
-    const answer = await raw(app, [`GET /api/public/v1/registers HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]);
+    const answer = await raw(app, [
+      `GET /api/public/v1/registers HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    ]);
     expectProblemWithHeaders(answer, 431, 'headers_too_large');
   });
 

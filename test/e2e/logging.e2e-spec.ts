@@ -51,14 +51,21 @@ suite('logs: structured JSON, a request id on every request line, no secret anyw
     expect(fake.requests.some((r) => (r.headers.authorization ?? '').startsWith('Basic '))).toBe(true);
     await new Promise((r) => setTimeout(r, 500));
 
-    const lines = app.output().split('\n').filter((l) => l.trim());
+    const lines = app
+      .output()
+      .split('\n')
+      .filter((l) => l.trim());
     const parsed = lines.map((l) => JSON.parse(l) as Record<string, any>);
     const request = parsed.find((l) => l.req?.id === 'trace-abc-123' && l.res);
-    expect(request).toMatchObject({ req: { method: 'GET', path: '/api/public/v1/search' }, res: { statusCode: res.status } });
+    expect(request).toMatchObject({
+      req: { method: 'GET', path: '/api/public/v1/search' },
+      res: { statusCode: res.status },
+    });
     expect(typeof request!.responseTime).toBe('number');
     // The warning logged while serving it carries the same request id.
     expect(parsed.some((l) => /GB live read failed/.test(l.msg ?? '') && l.req?.id === 'trace-abc-123')).toBe(true);
     const all = app.output();
-    for (const secret of [API_KEY, BEARER, Buffer.from(`${API_KEY}:`).toString('base64')]) expect(all).not.toContain(secret);
+    for (const secret of [API_KEY, BEARER, Buffer.from(`${API_KEY}:`).toString('base64')])
+      expect(all).not.toContain(secret);
   });
 });

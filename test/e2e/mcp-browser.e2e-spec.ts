@@ -42,7 +42,10 @@ describeBrowser('MCP from a browser page on another origin (headless Chromium)',
     const page = await browser.newPage();
     await page.goto(siteUrl);
     expect(new URL(page.url()).origin).not.toBe(new URL(app.url).origin);
-    const answer = await page.evaluate((endpoint) => (globalThis as unknown as { listTools(e: string): Promise<any> }).listTools(endpoint), `${app.url}/api/public/v1/mcp`);
+    const answer = await page.evaluate(
+      (endpoint) => (globalThis as unknown as { listTools(e: string): Promise<any> }).listTools(endpoint),
+      `${app.url}/api/public/v1/mcp`,
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.result.tools.map((t: { name: string }) => t.name)).toEqual(MCP_TOOLS.map((t) => t.name));
     expect(answer.remaining).toMatch(/^\d+$/);

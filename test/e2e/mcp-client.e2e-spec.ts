@@ -57,7 +57,9 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     const texts = result.content.map((c) => (c as { text: string }).text);
-    const { error } = JSON.parse(texts[1]) as { error: { code: string; status: number; detail: string; hint?: string } };
+    const { error } = JSON.parse(texts[1]) as {
+      error: { code: string; status: number; detail: string; hint?: string };
+    };
     expect(texts[0]).toContain(error.code);
     return error;
   }
@@ -80,13 +82,16 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     }
     for (const name of ['search_companies', 'get_company', 'list_registers']) {
-      for (const def of REGISTER_TABLE) expect(tools.get(name)!.description).toContain(`${def.country} (${def.countryName}: ${def.short})`);
+      for (const def of REGISTER_TABLE)
+        expect(tools.get(name)!.description).toContain(`${def.country} (${def.countryName}: ${def.short})`);
     }
     expect(tools.get('search_companies')!.inputSchema.required).toEqual(['q', 'country']);
     expect(tools.get('get_company')!.inputSchema.required).toEqual(['country', 'registrationNumber']);
     expect(tools.get('search_companies')!.description).toMatch(/retrievedAt/);
     expect(tools.get('search_companies')!.description).toMatch(/warning/);
-    const officers = REGISTER_TABLE.filter((r) => r.provides.officers).map((r) => r.country).join(', ');
+    const officers = REGISTER_TABLE.filter((r) => r.provides.officers)
+      .map((r) => r.country)
+      .join(', ');
     expect(tools.get('get_company')!.description).toContain(officers);
   });
 
@@ -95,9 +100,21 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     expectMatchesOutputSchema('search_companies', result);
     const rest = await (await fetch(`${app.url}/api/public/v1/search?q=Sesam&country=no`)).json();
     expect(withoutRetrievedAt(result.structuredContent)).toEqual(withoutRetrievedAt(rest));
-    const content = result.structuredContent as { count: number; resolved: boolean; register: { status: string }; results: Array<{ registrationNumber: string; source: Record<string, unknown> }> };
+    const content = result.structuredContent as {
+      count: number;
+      resolved: boolean;
+      register: { status: string };
+      results: Array<{ registrationNumber: string; source: Record<string, unknown> }>;
+    };
     expect(content).toMatchObject({ resolved: true, count: 2, register: { status: 'live' } });
-    expect(content.results[0]).toMatchObject({ registrationNumber: NO_SESAM_AS, source: { official: true, kind: 'native_official', url: `${app.config.register('NO').urls.WEB}/nb/oppslag/enheter/${NO_SESAM_AS}` } });
+    expect(content.results[0]).toMatchObject({
+      registrationNumber: NO_SESAM_AS,
+      source: {
+        official: true,
+        kind: 'native_official',
+        url: `${app.config.register('NO').urls.WEB}/nb/oppslag/enheter/${NO_SESAM_AS}`,
+      },
+    });
     expect(content.results[0].source.retrievedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect((result.content[0] as { text: string }).text).toContain('SESAM AS');
   });
@@ -113,7 +130,8 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     expectMatchesOutputSchema('get_company', result);
     const rest = await (await fetch(`${app.url}/api/public/v1/companies/NO/${NO_ABG}`)).json();
     expect(withoutRetrievedAt(result.structuredContent)).toEqual(withoutRetrievedAt(rest));
-    const company = (result.structuredContent as { company: { name: string; officers: Array<{ kind: string }> } }).company;
+    const company = (result.structuredContent as { company: { name: string; officers: Array<{ kind: string }> } })
+      .company;
     expect(company.name).toBe('ABG SUNDAL COLLIER ASA');
     expect(company.officers.length).toBeGreaterThan(3);
     expect(company.officers.map((o) => o.kind)).toEqual(expect.arrayContaining(['person', 'company']));
@@ -126,13 +144,17 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     expect((all.structuredContent as { count: number }).count).toBe(REGISTER_TABLE.length);
     const officers = await call('list_registers', { provides: 'officers' });
     expectMatchesOutputSchema('list_registers', officers);
-    expect(officers.structuredContent).toEqual(await (await fetch(`${app.url}/api/public/v1/registers?provides=officers`)).json());
+    expect(officers.structuredContent).toEqual(
+      await (await fetch(`${app.url}/api/public/v1/registers?provides=officers`)).json(),
+    );
   });
 
   it('get_register_status answers the /status data for one register or all', async () => {
     const all = await call('get_register_status', {});
     expectMatchesOutputSchema('get_register_status', all);
-    const rest = (await (await fetch(`${app.url}/api/public/v1/status`)).json()) as { registers: Array<{ country: string }> };
+    const rest = (await (await fetch(`${app.url}/api/public/v1/status`)).json()) as {
+      registers: Array<{ country: string }>;
+    };
     expect(all.structuredContent).toEqual(rest);
     const one = await call('get_register_status', { country: 'no' });
     expectMatchesOutputSchema('get_register_status', one);
@@ -140,13 +162,30 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
   });
 
   it('answers business failures as isError results carrying the contract code', async () => {
-    expect(errorOf(await call('search_companies', { q: 'Sesam', country: 'SE' }))).toMatchObject({ code: 'country_not_covered', status: 404 });
-    expect(errorOf(await call('search_companies', { q: '!', country: 'NO' }))).toMatchObject({ code: 'invalid_query', status: 400 });
-    expect(errorOf(await call('search_companies', { q: '', country: 'NO' }))).toMatchObject({ code: 'missing_parameter' });
-    expect(errorOf(await call('get_company', { country: 'NO', registrationNumber: NO_UNKNOWN }))).toMatchObject({ code: 'company_not_found', status: 404 });
-    expect(errorOf(await call('get_company', { country: 'NO', registrationNumber: NO_FAILING }))).toMatchObject({ code: 'upstream_error', status: 502, hint: expect.stringContaining('get_register_status') });
+    expect(errorOf(await call('search_companies', { q: 'Sesam', country: 'SE' }))).toMatchObject({
+      code: 'country_not_covered',
+      status: 404,
+    });
+    expect(errorOf(await call('search_companies', { q: '!', country: 'NO' }))).toMatchObject({
+      code: 'invalid_query',
+      status: 400,
+    });
+    expect(errorOf(await call('search_companies', { q: '', country: 'NO' }))).toMatchObject({
+      code: 'missing_parameter',
+    });
+    expect(errorOf(await call('get_company', { country: 'NO', registrationNumber: NO_UNKNOWN }))).toMatchObject({
+      code: 'company_not_found',
+      status: 404,
+    });
+    expect(errorOf(await call('get_company', { country: 'NO', registrationNumber: NO_FAILING }))).toMatchObject({
+      code: 'upstream_error',
+      status: 502,
+      hint: expect.stringContaining('get_register_status'),
+    });
     expect(errorOf(await call('list_registers', { status: 'bogus' }))).toMatchObject({ code: 'invalid_parameter' });
-    expect(errorOf(await call('get_register_status', { country: 'XX' }))).toMatchObject({ code: 'country_not_covered' });
+    expect(errorOf(await call('get_register_status', { country: 'XX' }))).toMatchObject({
+      code: 'country_not_covered',
+    });
   });
 
   it('answers an unknown tool and malformed arguments with JSON-RPC -32602', async () => {

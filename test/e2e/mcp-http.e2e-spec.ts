@@ -27,7 +27,8 @@ async function post(app: TestApp, body: string | Buffer, headers: Record<string,
   return { status: res.status, headers: res.headers, text, json };
 }
 
-const rpc = (method: string, params?: unknown, id: number | string = 1) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const rpc = (method: string, params?: unknown, id: number | string = 1) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 
 /** A JSON-RPC error in a JSON body, never HTML and never a 500. */
 function expectJsonRpcError(answer: Answer, status: number, code: number, id: unknown = null): void {
@@ -50,17 +51,27 @@ describe('MCP endpoint over raw HTTP', () => {
   });
 
   it('answers initialize with application/json, no session id, and the rate-limit headers', async () => {
-    const answer = await post(app, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } }));
+    const answer = await post(
+      app,
+      rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } }),
+    );
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
     expect(answer.headers.get('mcp-session-id')).toBeNull();
     expect(answer.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     expect(answer.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
-    expect(answer.json.result).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'registry-lookup', version: app.config.apiVersion }, instructions: expect.any(String) });
+    expect(answer.json.result).toMatchObject({
+      protocolVersion: '2025-11-25',
+      serverInfo: { name: 'registry-lookup', version: app.config.apiVersion },
+      instructions: expect.any(String),
+    });
   });
 
   it('answers a stateless tools/call without initialize', async () => {
-    const answer = await post(app, rpc('tools/call', { name: 'search_companies', arguments: { q: 'Sesam', country: 'NO' } }, 'abc'));
+    const answer = await post(
+      app,
+      rpc('tools/call', { name: 'search_companies', arguments: { q: 'Sesam', country: 'NO' } }, 'abc'),
+    );
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ id: 'abc', result: { structuredContent: { count: 2, resolved: true } } });
   });
@@ -92,22 +103,38 @@ describe('MCP endpoint over raw HTTP', () => {
     expectJsonRpcError(answer, 200, -32601, 5);
   });
 
-  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])('the method %s (an Object.prototype name): -32601, not a 500', async (method) => {
-    const answer = await post(app, rpc(method, {}, 9));
-    expectJsonRpcError(answer, 200, -32601, 9);
-  });
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'the method %s (an Object.prototype name): -32601, not a 500',
+    async (method) => {
+      const answer = await post(app, rpc(method, {}, 9));
+      expectJsonRpcError(answer, 200, -32601, 9);
+    },
+  );
 
   it('params of the wrong types: -32602, never -32603', async () => {
     expectJsonRpcError(await post(app, rpc('tools/call', { name: 42 }, 6)), 200, -32602, 6);
-    expectJsonRpcError(await post(app, rpc('tools/call', { name: 'search_companies', arguments: { q: ['a'], country: 'NO' } }, 8)), 200, -32602, 8);
-    expectJsonRpcError(await post(app, rpc('tools/call', { name: 'search_companies', arguments: 'q=Sesam' }, 9)), 200, -32602, 9);
+    expectJsonRpcError(
+      await post(app, rpc('tools/call', { name: 'search_companies', arguments: { q: ['a'], country: 'NO' } }, 8)),
+      200,
+      -32602,
+      8,
+    );
+    expectJsonRpcError(
+      await post(app, rpc('tools/call', { name: 'search_companies', arguments: 'q=Sesam' }, 9)),
+      200,
+      -32602,
+      9,
+    );
     expectJsonRpcError(await post(app, rpc('tools/call', { name: 'nope', arguments: {} }, 10)), 200, -32602, 10);
     expectJsonRpcError(await post(app, rpc('initialize', { protocolVersion: 2025 }, 11)), 200, -32602, 11);
     expectJsonRpcError(await post(app, rpc('tools/list', { cursor: 5 }, 12)), 200, -32602, 12);
   });
 
   it('a body over 1 MiB: 413 with a JSON-RPC error in JSON', async () => {
-    const huge = rpc('tools/call', { name: 'search_companies', arguments: { q: 'x'.repeat(1_100_000), country: 'NO' } });
+    const huge = rpc('tools/call', {
+      name: 'search_companies',
+      arguments: { q: 'x'.repeat(1_100_000), country: 'NO' },
+    });
     expectJsonRpcError(await post(app, huge), 413, -32000);
     // Also when the length is not declared up front (chunked upload).
     const stream = new ReadableStream({
@@ -116,7 +143,12 @@ describe('MCP endpoint over raw HTTP', () => {
         controller.close();
       },
     });
-    const res = await fetch(app.url + MCP, { method: 'POST', headers: HEADERS, body: stream, duplex: 'half' } as RequestInit);
+    const res = await fetch(app.url + MCP, {
+      method: 'POST',
+      headers: HEADERS,
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
   });
@@ -125,7 +157,9 @@ describe('MCP endpoint over raw HTTP', () => {
     const { port } = new URL(app.url);
     await new Promise<void>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write(`POST ${MCP} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: ${HEADERS.Accept}\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+        socket.write(
+          `POST ${MCP} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: ${HEADERS.Accept}\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+        );
         setTimeout(() => socket.destroy(), 100);
       });
       socket.on('close', () => resolve());
@@ -137,17 +171,33 @@ describe('MCP endpoint over raw HTTP', () => {
 
   it('a missing or insufficient Accept header: 406 in JSON', async () => {
     expectJsonRpcError(await post(app, rpc('ping'), { 'Content-Type': 'application/json' }), 406, -32000);
-    expectJsonRpcError(await post(app, rpc('ping'), { 'Content-Type': 'application/json', Accept: 'application/json' }), 406, -32000);
+    expectJsonRpcError(
+      await post(app, rpc('ping'), { 'Content-Type': 'application/json', Accept: 'application/json' }),
+      406,
+      -32000,
+    );
   });
 
   it('a Content-Type other than JSON: 415 in JSON', async () => {
-    expectJsonRpcError(await post(app, rpc('ping'), { 'Content-Type': 'text/plain', Accept: HEADERS.Accept }), 415, -32000);
-    expectJsonRpcError(await post(app, rpc('ping'), { 'Content-Type': 'text/plain; a=application/json', Accept: HEADERS.Accept }), 415, -32000);
+    expectJsonRpcError(
+      await post(app, rpc('ping'), { 'Content-Type': 'text/plain', Accept: HEADERS.Accept }),
+      415,
+      -32000,
+    );
+    expectJsonRpcError(
+      await post(app, rpc('ping'), { 'Content-Type': 'text/plain; a=application/json', Accept: HEADERS.Accept }),
+      415,
+      -32000,
+    );
     expectJsonRpcError(await post(app, rpc('ping'), { Accept: HEADERS.Accept, 'Content-Type': '' }), 415, -32000);
   });
 
   it('an unsupported MCP-Protocol-Version: 400 in JSON', async () => {
-    expectJsonRpcError(await post(app, rpc('tools/list'), { ...HEADERS, 'MCP-Protocol-Version': '1999-01-01' }), 400, -32000);
+    expectJsonRpcError(
+      await post(app, rpc('tools/list'), { ...HEADERS, 'MCP-Protocol-Version': '1999-01-01' }),
+      400,
+      -32000,
+    );
   });
 
   it('GET, DELETE and any other method but POST: 405 with Allow (no SSE stream, no session)', async () => {
@@ -161,7 +211,11 @@ describe('MCP endpoint over raw HTTP', () => {
   });
 
   it('a notification: 202 with no body', async () => {
-    const res = await fetch(app.url + MCP, { method: 'POST', headers: HEADERS, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const res = await fetch(app.url + MCP, {
+      method: 'POST',
+      headers: HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     expect(res.status).toBe(202);
     expect(await res.text()).toBe('');
   });
@@ -169,7 +223,11 @@ describe('MCP endpoint over raw HTTP', () => {
   it('a CORS preflight from any origin allows the MCP headers', async () => {
     const res = await fetch(app.url + MCP, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, accept, mcp-protocol-version' },
+      headers: {
+        Origin: 'https://agent.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type, accept, mcp-protocol-version',
+      },
     });
     expect(res.status).toBeLessThan(300);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');

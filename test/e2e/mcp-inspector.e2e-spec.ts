@@ -20,7 +20,8 @@ const NODE_VERSION = process.env.MCP_INSPECTOR_NODE_VERSION ?? '22.23.3';
 const INSPECTOR_VERSION = process.env.MCP_INSPECTOR_VERSION ?? '2.12.0';
 const CACHE = join(tmpdir(), `registry-lookup-mcp-inspector-node${NODE_VERSION}-inspector${INSPECTOR_VERSION}`);
 const nodeIn = (dir: string) => join(dir, 'node_modules', 'node', 'bin', 'node');
-const launcherIn = (dir: string) => join(dir, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+const launcherIn = (dir: string) =>
+  join(dir, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
 const NODE22 = nodeIn(CACHE);
 const LAUNCHER = launcherIn(CACHE);
 
@@ -40,13 +41,28 @@ async function ensureInspector(): Promise<void> {
   if (installed(CACHE)) return;
   const staging = mkdtempSync(`${CACHE}.staging-`);
   try {
-    await run('npm', ['install', '--prefix', staging, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', `node@${NODE_VERSION}`, `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`], {
-      env: cleanEnv(),
-      cwd: staging,
-      timeout: 540_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    if (!installed(staging)) throw new Error(`npm installed node@${NODE_VERSION} and the Inspector incompletely in ${staging}`);
+    await run(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        staging,
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--no-package-lock',
+        `node@${NODE_VERSION}`,
+        `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`,
+      ],
+      {
+        env: cleanEnv(),
+        cwd: staging,
+        timeout: 540_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+    if (!installed(staging))
+      throw new Error(`npm installed node@${NODE_VERSION} and the Inspector incompletely in ${staging}`);
     if (!installed(CACHE)) {
       rmSync(CACHE, { recursive: true, force: true }); // a broken leftover
       renameSync(staging, CACHE);
@@ -72,7 +88,11 @@ describe('MCP Inspector CLI against the running app', () => {
       return { code: 0, stdout, stderr };
     } catch (err) {
       const e = err as { code?: number; stdout?: string; stderr?: string };
-      return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? String(err) };
+      return {
+        code: typeof e.code === 'number' ? e.code : -1,
+        stdout: e.stdout ?? '',
+        stderr: e.stderr ?? String(err),
+      };
     }
   }
 
@@ -99,7 +119,9 @@ describe('MCP Inspector CLI against the running app', () => {
     // --strict exits 6 on an error-severity schema problem; warnings (nullable written as a type array) are allowed.
     expect(result.stderr).not.toMatch(/^\s*Error/m);
     expect(result.code).toBe(0);
-    const out = JSON.parse(result.stdout) as { tools: Array<{ name: string; inputSchema: { type: string }; outputSchema?: { type: string } }> };
+    const out = JSON.parse(result.stdout) as {
+      tools: Array<{ name: string; inputSchema: { type: string }; outputSchema?: { type: string } }>;
+    };
     expect(out.tools.map((t) => t.name)).toEqual(MCP_TOOLS.map((t) => t.name));
     for (const tool of out.tools) {
       expect(tool.inputSchema.type).toBe('object');
@@ -108,17 +130,45 @@ describe('MCP Inspector CLI against the running app', () => {
   });
 
   it('--method tools/call --tool-name search_companies answers the search with provenance', async () => {
-    const result = await inspector('--method', 'tools/call', '--tool-name', 'search_companies', '--tool-arg', 'q=Sesam', '--tool-arg', 'country=NO');
+    const result = await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'search_companies',
+      '--tool-arg',
+      'q=Sesam',
+      '--tool-arg',
+      'country=NO',
+    );
     expect(result.code).toBe(0);
-    const out = JSON.parse(result.stdout) as { isError?: boolean; structuredContent: { count: number; results: Array<{ registrationNumber: string; source: { official: boolean } }> }; content: Array<{ text: string }> };
+    const out = JSON.parse(result.stdout) as {
+      isError?: boolean;
+      structuredContent: {
+        count: number;
+        results: Array<{ registrationNumber: string; source: { official: boolean } }>;
+      };
+      content: Array<{ text: string }>;
+    };
     expect(out.isError).toBeFalsy();
     expect(out.structuredContent.count).toBe(2);
-    expect(out.structuredContent.results[0]).toMatchObject({ registrationNumber: NO_SESAM_AS, source: { official: true } });
+    expect(out.structuredContent.results[0]).toMatchObject({
+      registrationNumber: NO_SESAM_AS,
+      source: { official: true },
+    });
     expect(out.content[0].text).toContain('SESAM AS');
   });
 
   it('a business failure is an isError result (the Inspector exits 5), with the contract code', async () => {
-    const result = await inspector('--method', 'tools/call', '--tool-name', 'search_companies', '--tool-arg', 'q=Sesam', '--tool-arg', 'country=SE');
+    const result = await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'search_companies',
+      '--tool-arg',
+      'q=Sesam',
+      '--tool-arg',
+      'country=SE',
+    );
     expect(result.code).toBe(5);
     const out = JSON.parse(result.stdout) as { isError: boolean; content: Array<{ text: string }> };
     expect(out.isError).toBe(true);

@@ -24,9 +24,19 @@ suite('the OpenAPI document passes strict tools', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('Redocly, recommended rules: no error', () => {
-    const r = spawnSync(join(BIN, 'redocly'), ['lint', '--extends', 'recommended', '--format', 'json', file], { encoding: 'utf8', cwd: dir });
-    const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { totals: { errors: number }; problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }> };
-    expect(report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+    const r = spawnSync(join(BIN, 'redocly'), ['lint', '--extends', 'recommended', '--format', 'json', file], {
+      encoding: 'utf8',
+      cwd: dir,
+    });
+    const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
+      totals: { errors: number };
+      problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }>;
+    };
+    expect(
+      report.problems
+        .filter((p) => p.severity === 'error')
+        .map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`),
+    ).toEqual([]);
     expect(report.totals.errors).toBe(0);
     expect(r.status).toBe(0);
   });
@@ -34,9 +44,20 @@ suite('the OpenAPI document passes strict tools', () => {
   it('Spectral, spectral:oas: no error', () => {
     const ruleset = join(dir, '.spectral.yaml');
     writeFileSync(ruleset, 'extends: ["spectral:oas"]\n');
-    const r = spawnSync(join(BIN, 'spectral'), ['lint', file, '--ruleset', ruleset, '--format', 'json', '--fail-severity', 'error', '--quiet'], { encoding: 'utf8', cwd: dir });
-    const results = JSON.parse(r.stdout || '[]') as Array<{ code: string; severity: number; message: string; path: string[] }>;
-    expect(results.filter((p) => p.severity === 0).map((p) => `${p.code} ${p.path.join('.')}: ${p.message}`)).toEqual([]);
+    const r = spawnSync(
+      join(BIN, 'spectral'),
+      ['lint', file, '--ruleset', ruleset, '--format', 'json', '--fail-severity', 'error', '--quiet'],
+      { encoding: 'utf8', cwd: dir },
+    );
+    const results = JSON.parse(r.stdout || '[]') as Array<{
+      code: string;
+      severity: number;
+      message: string;
+      path: string[];
+    }>;
+    expect(results.filter((p) => p.severity === 0).map((p) => `${p.code} ${p.path.join('.')}: ${p.message}`)).toEqual(
+      [],
+    );
     expect(r.status).toBe(0);
   });
 

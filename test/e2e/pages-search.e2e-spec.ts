@@ -3,7 +3,16 @@ import { JobQueue } from '../../src/core/jobs/job-queue';
 import { describeWithBrowser, launchChromium } from '../support/browser';
 import { importSample } from '../support/datasets';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';
-import { expectCleanPage, fieldsOf, focused, openPage, OpenedPage, pageWidth, screenshotIfAsked, seriousAxeViolations } from '../support/pages';
+import {
+  expectCleanPage,
+  fieldsOf,
+  focused,
+  openPage,
+  OpenedPage,
+  pageWidth,
+  screenshotIfAsked,
+  seriousAxeViolations,
+} from '../support/pages';
 import { startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(120_000);
@@ -58,7 +67,9 @@ describeWithBrowser('pages-search')('the search page (/)', () => {
     expect(options).toContain('Norway — Brønnøysund (live)');
     expect(options).toContain('Australia — ABR (paused)');
     // HTML, script and stylesheet were loaded; only the one /registers call was counted.
-    expect(opened!.requests.map((u) => new URL(u).pathname)).toEqual(expect.arrayContaining(['/', '/assets/search.js', '/assets/styles.css', '/api/public/v1/registers']));
+    expect(opened!.requests.map((u) => new URL(u).pathname)).toEqual(
+      expect.arrayContaining(['/', '/assets/search.js', '/assets/styles.css', '/api/public/v1/registers']),
+    );
     await expect(page.locator('#quota').textContent()).resolves.toBe(`${before - 1} requests left this hour`);
     await expectCleanPage(opened!, app.url);
   });
@@ -155,11 +166,15 @@ describeWithBrowser('pages-search')('the search page (/)', () => {
     expect(warning).toContain('did not answer (http_5xx)');
     expect(warning).toContain('"no-sample" (produced 2026-11-01)');
     expect(await page.locator('.register-line .status').textContent()).toBe('degraded');
-    expect((await fieldsOf(page.locator('.result dl.fields').first())).Source).toBe('the fallback dataset “no-sample”, produced 2026-11-01: not a live read');
+    expect((await fieldsOf(page.locator('.result dl.fields').first())).Source).toBe(
+      'the fallback dataset “no-sample”, produced 2026-11-01: not a live read',
+    );
 
     await page.getByRole('button', { name: 'Show officers of SESAM AS' }).click();
     await page.locator('.detail .none').waitFor();
-    expect(await page.locator('.detail .none').textContent()).toBe('No officers: this source of Brønnøysund’s data does not publish them.');
+    expect(await page.locator('.detail .none').textContent()).toBe(
+      'No officers: this source of Brønnøysund’s data does not publish them.',
+    );
     expect(await page.locator('.detail .badge').textContent()).toBe('Not official');
     expect(await page.locator('.detail .warning').count()).toBe(0); // the same warning is already above
 
@@ -178,12 +193,18 @@ describeWithBrowser('pages-search')('the search page (/)', () => {
       await page.locator('#error:not([hidden])').waitFor();
       return page.locator('#error').textContent();
     };
-    expect(await searchFor('%%')).toBe('That search cannot be run: what you typed is not a name or a registration number: it has no letter or digit.');
+    expect(await searchFor('%%')).toBe(
+      'That search cannot be run: what you typed is not a name or a registration number: it has no letter or digit.',
+    );
     await page.getByLabel('Company name or number').fill('');
-    expect(await searchFor('883603363')).toBe('That search cannot be run: 883603363 is not a valid Norwegian organisation number: its check digit (the last digit) is wrong.');
+    expect(await searchFor('883603363')).toBe(
+      'That search cannot be run: 883603363 is not a valid Norwegian organisation number: its check digit (the last digit) is wrong.',
+    );
     // Great Britain has no imported dataset here (Norway has one, complete, so a miss there is an answer).
     failRegister(fakes, 'GB');
-    expect(await searchFor('Zyxwvut Nonexistent', 'GB')).toBe('Companies House did not answer, and no stored copy of a matching record can stand in. Try again in a few minutes.');
+    expect(await searchFor('Zyxwvut Nonexistent', 'GB')).toBe(
+      'Companies House did not answer, and no stored copy of a matching record can stand in. Try again in a few minutes.',
+    );
     expect(await page.locator('#results').isHidden()).toBe(true);
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
@@ -196,7 +217,11 @@ describeWithBrowser('pages-search')('the search page (/)', () => {
     await page.getByLabel('Company name or number').fill('Sesam');
     await page.getByLabel('Company name or number').press('Enter');
     await page.locator('#error:not([hidden])').waitFor();
-    expect(await page.locator('#error').textContent()).toMatch(/^You have made too many requests\. Try again in (59|60) minutes\.$/);
-    expect(await page.locator('#quota').textContent()).toMatch(/^No requests left this hour: the count resets in (59|60) minutes$/);
+    expect(await page.locator('#error').textContent()).toMatch(
+      /^You have made too many requests\. Try again in (59|60) minutes\.$/,
+    );
+    expect(await page.locator('#quota').textContent()).toMatch(
+      /^No requests left this hour: the count resets in (59|60) minutes$/,
+    );
   });
 });

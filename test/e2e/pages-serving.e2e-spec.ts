@@ -14,23 +14,26 @@ describe('pages: serving', () => {
 
   const get = (path: string, init?: RequestInit) => fetch(app.url + path, init);
 
-  it.each(['/', '/status', '/simulator'])('serves %s as HTML with the CSP and the other security headers', async (path) => {
-    const res = await get(path);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.headers.get('content-security-policy')).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-    );
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(res.headers.get('x-frame-options')).toBe('DENY');
-    const html = await res.text();
-    // Nothing inline, nothing from elsewhere: scripts and styles are files of this origin.
-    expect(html).not.toMatch(/<script(?![^>]*\ssrc="\/assets\/)/);
-    expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
-    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
-    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/styles\.css">/);
-  });
+  it.each(['/', '/status', '/simulator'])(
+    'serves %s as HTML with the CSP and the other security headers',
+    async (path) => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('content-security-policy')).toBe(
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      );
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      const html = await res.text();
+      // Nothing inline, nothing from elsewhere: scripts and styles are files of this origin.
+      expect(html).not.toMatch(/<script(?![^>]*\ssrc="\/assets\/)/);
+      expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+      expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+      expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/styles\.css">/);
+    },
+  );
 
   it('serves the bundles and the stylesheet with their types and the same headers', async () => {
     for (const [path, type] of [
@@ -55,7 +58,9 @@ describe('pages: serving', () => {
     expect(etag).toBeTruthy();
     // node:http, not fetch: fetch turns a request with If-None-Match into Cache-Control: no-cache.
     const status = await new Promise<number | undefined>((resolve, reject) =>
-      httpGet(`${app.url}/assets/search.js`, { headers: { 'If-None-Match': etag } }, (res) => resolve(res.resume().statusCode)).on('error', reject),
+      httpGet(`${app.url}/assets/search.js`, { headers: { 'If-None-Match': etag } }, (res) =>
+        resolve(res.resume().statusCode),
+      ).on('error', reject),
     );
     expect(status).toBe(304);
   });
@@ -74,7 +79,15 @@ describe('pages: serving', () => {
   it('counts nothing against the rate limit: pages and assets are not under /api/public/v1', async () => {
     const remaining = async () => Number((await get('/api/public/v1/registers')).headers.get('x-ratelimit-remaining'));
     const before = await remaining();
-    for (const path of ['/', '/status', '/simulator', '/assets/search.js', '/assets/status.js', '/assets/simulator.js', '/assets/styles.css']) {
+    for (const path of [
+      '/',
+      '/status',
+      '/simulator',
+      '/assets/search.js',
+      '/assets/status.js',
+      '/assets/simulator.js',
+      '/assets/styles.css',
+    ]) {
       const res = await get(path);
       expect(res.headers.get('x-ratelimit-remaining')).toBeNull();
     }
@@ -86,8 +99,14 @@ describe('pages: serving', () => {
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-security-policy')).not.toBe(PAGE_CSP);
     // The document is built on first use: the pages' copy and the API's route are the same one.
-    const rendered = (await (await get('/docs/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
-    const served = (await (await get('/api/public/v1/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
+    const rendered = (await (await get('/docs/openapi.json')).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
+    const served = (await (await get('/api/public/v1/openapi.json')).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(rendered.openapi).toMatch(/^3\./);
     expect(Object.keys(rendered.paths)).toContain('/api/public/v1/registers');
     expect(served).toEqual(rendered);

@@ -6,7 +6,16 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { AccessRequestAdmin } from '../../src/accounts/admin/access-request-admin.service';
 import { describeWithBrowser, launchChromium } from '../support/browser';
 import { call, Customer, signUp } from '../support/event-side';
-import { expectCleanPage, fieldsOf, focused, openPage, OpenedPage, pageWidth, screenshotIfAsked, seriousAxeViolations } from '../support/pages';
+import {
+  expectCleanPage,
+  fieldsOf,
+  focused,
+  openPage,
+  OpenedPage,
+  pageWidth,
+  screenshotIfAsked,
+  seriousAxeViolations,
+} from '../support/pages';
 import { freePort } from '../support/processes';
 import { startTestApp, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -33,7 +42,13 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
   beforeAll(async () => {
     app = await startTestApp({
       realClock: true,
-      env: { WEBHOOK_TARGET_ALLOWLIST: '127.0.0.0/8', WEBHOOK_RETRY_SCHEDULE: '1s,1s', WEBHOOK_TIMEOUT_MS: '2000', DELIVERY_SWEEP_INTERVAL_MS: '500', SIMULATOR_SENDS_PER_HOUR: String(SENDS_PER_HOUR) },
+      env: {
+        WEBHOOK_TARGET_ALLOWLIST: '127.0.0.0/8',
+        WEBHOOK_RETRY_SCHEDULE: '1s,1s',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        DELIVERY_SWEEP_INTERVAL_MS: '500',
+        SIMULATOR_SENDS_PER_HOUR: String(SENDS_PER_HOUR),
+      },
     });
     receiver = await new WebhookReceiver().start();
     receiver.answerWith((req) => (req.url === '/fails' ? { status: 500, body: 'boom' } : { status: 200, body: 'ok' }));
@@ -89,12 +104,18 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     const key = (await keyPanel.locator('.secret-value').textContent())!;
     expect(key).toMatch(/^rl_[A-Za-z0-9_-]{43}$/);
     expect(await keyPanel.locator('h3').textContent()).toBe('Your API key');
-    expect(await keyPanel.locator('.once-warning').textContent()).toMatch(/^Shown only this once\. Copy it now .* it will not be shown again/);
+    expect(await keyPanel.locator('.once-warning').textContent()).toMatch(
+      /^Shown only this once\. Copy it now .* it will not be shown again/,
+    );
     expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe('Your API key');
     await keyPanel.getByRole('button', { name: 'Copy the API key' }).click();
     await keyPanel.locator('.copy-note', { hasText: 'Copied.' }).waitFor();
     expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(key);
-    expect(await text(page, '#account-line')).toMatch(new RegExp(`^Signed in as ${email} \\(acct_\\w+\\) with the key ${key.slice(0, 12)}…, kept in this browser only\\.$`));
+    expect(await text(page, '#account-line')).toMatch(
+      new RegExp(
+        `^Signed in as ${email} \\(acct_\\w+\\) with the key ${key.slice(0, 12)}…, kept in this browser only\\.$`,
+      ),
+    );
     expect(await page.getByLabel('Email').isVisible()).toBe(false);
     // Kept in local storage, never in a cookie.
     expect(await storedKey(page)).toBe(key);
@@ -110,10 +131,15 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     expect(await secretPanel.locator('.once-warning').textContent()).toContain('it will not be shown again');
     receiver.secrets = [secret];
     expect(await page.locator('#endpoint option:checked').textContent()).toBe(`${receiver.url}/hooks (enabled)`);
-    expect(await text(page, '#endpoint-state')).toBe('enabled Test events are sent to it whatever events it subscribes to.');
+    expect(await text(page, '#endpoint-state')).toBe(
+      'enabled Test events are sent to it whatever events it subscribes to.',
+    );
 
     // The six kinds of the contract, the planned ones shown but disabled.
-    const options = await page.getByLabel('Event', { exact: true }).locator('option').evaluateAll((os) => os.map((o: any) => `${o.textContent}${o.disabled ? ' [disabled]' : ''}`));
+    const options = await page
+      .getByLabel('Event', { exact: true })
+      .locator('option')
+      .evaluateAll((os) => os.map((o: any) => `${o.textContent}${o.disabled ? ' [disabled]' : ''}`));
     expect(options).toEqual([
       'company.status_changed',
       'company.name_changed',
@@ -136,12 +162,26 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     expect(await text(page, '#send-result .outcome')).toMatch(/^Delivered: your endpoint answered 200 in \d+ ms\.$/);
     expect(await text(page, '.request-line')).toBe(`POST ${receiver.url}/hooks`);
     const headers = (await text(page, '#sent-headers'))!;
-    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-service-event', 'x-service-test', 'content-type']) {
+    for (const name of [
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'x-service-event',
+      'x-service-test',
+      'content-type',
+    ]) {
       expect(headers.toLowerCase()).toContain(`${name}: ${String(got.headers[name])}`.toLowerCase());
     }
     expect(await text(page, '#sent-body')).toBe(JSON.stringify(JSON.parse(got.rawBody), null, 2));
-    expect(got.body).toMatchObject({ event: 'company.status_changed', is_test: true, data: { change: { field: 'status' } } });
-    expect(await fieldsOf(page.locator('#answer'))).toEqual({ Status: '200', Duration: expect.stringMatching(/^\d+ ms$/) });
+    expect(got.body).toMatchObject({
+      event: 'company.status_changed',
+      is_test: true,
+      data: { change: { field: 'status' } },
+    });
+    expect(await fieldsOf(page.locator('#answer'))).toEqual({
+      Status: '200',
+      Duration: expect.stringMatching(/^\d+ ms$/),
+    });
     expect(await text(page, '#answer-body')).toBe('ok');
     expect(await text(page, '#quota')).toBe(`${SENDS_PER_HOUR - 1} test events left this hour`);
 
@@ -160,7 +200,10 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     await delivery.first().waitFor();
     expect(await delivery.count()).toBe(1);
     expect(await delivery.locator('.state').textContent()).toBe('succeeded');
-    expect(await fieldsOf(delivery.locator('dl'))).toMatchObject({ Attempts: '1', 'Last answer': expect.stringMatching(/^200 in \d+ ms$/) });
+    expect(await fieldsOf(delivery.locator('dl'))).toMatchObject({
+      Attempts: '1',
+      'Last answer': expect.stringMatching(/^200 in \d+ ms$/),
+    });
     await delivery.getByRole('button', { name: /^Retry the company\.status_changed delivery of / }).click();
     await receiver.waitFor((r) => r.length === 2);
     expect(receiver.requests[1].verified).toBe(true);
@@ -202,7 +245,10 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     expect(await page.locator('#endpoint option:checked').textContent()).toBe(`${receiver.url}/hooks (enabled)`);
     await page.locator('#deliveries li.delivery').first().waitFor();
     expect(await fieldsOf(page.locator('#deliveries li.delivery dl'))).toMatchObject({ Attempts: '2' });
-    expect(await page.locator('#new-key, #new-secret').evaluateAll((els) => els.map((e: any) => e.hidden))).toEqual([true, true]);
+    expect(await page.locator('#new-key, #new-secret').evaluateAll((els) => els.map((e: any) => e.hidden))).toEqual([
+      true,
+      true,
+    ]);
 
     // Reloaded: still signed in from local storage; neither value appears anywhere.
     await page.reload();
@@ -213,7 +259,9 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
 
     await page.getByRole('button', { name: 'Forget key' }).click();
     expect(await storedKey(page)).toBeNull();
-    expect(await text(page, '#account-message')).toBe('This browser no longer holds the key. The key itself still works wherever else you keep it.');
+    expect(await text(page, '#account-message')).toBe(
+      'This browser no longer holds the key. The key itself still works wherever else you keep it.',
+    );
     expect(await page.getByLabel('Email').isVisible()).toBe(true);
     expect(await page.locator('#endpoint-step').isHidden()).toBe(true);
     await page.reload();
@@ -229,7 +277,9 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     const page = await open(375);
 
     await useKey(page, 'rl_thisIsNotAKeyOfTheService0000000000000000000');
-    expect(await errorOf(page, 'account-error')).toBe('This key is not valid or was revoked. Create a new account or paste another key.');
+    expect(await errorOf(page, 'account-error')).toBe(
+      'This key is not valid or was revoked. Create a new account or paste another key.',
+    );
     expect(await storedKey(page)).toBeNull();
 
     await useKey(page, customer.key);
@@ -242,15 +292,24 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
       await page.locator('#endpoint-error', { hasText: new URL(url).hostname }).waitFor();
       return text(page, '#endpoint-error');
     };
-    const publicOnly = 'Webhooks go only to public internet addresses; a receiver on your own computer needs a public URL (a tunnel, for example).';
-    expect(await refused('http://10.0.0.1/hook')).toBe(`The service will not send webhooks to that address: 10.0.0.1 is a private address. ${publicOnly}`);
-    expect(await refused('http://169.254.169.254/latest/meta-data')).toBe(`The service will not send webhooks to that address: 169.254.169.254 is a link-local address. ${publicOnly}`);
+    const publicOnly =
+      'Webhooks go only to public internet addresses; a receiver on your own computer needs a public URL (a tunnel, for example).';
+    expect(await refused('http://10.0.0.1/hook')).toBe(
+      `The service will not send webhooks to that address: 10.0.0.1 is a private address. ${publicOnly}`,
+    );
+    expect(await refused('http://169.254.169.254/latest/meta-data')).toBe(
+      `The service will not send webhooks to that address: 169.254.169.254 is a link-local address. ${publicOnly}`,
+    );
     expect(await page.locator('#endpoint option').count()).toBe(1);
 
     // The endpoint disabled through the API: its state and reason, a 409 in words, Enable.
-    expect(await text(page, '#endpoint-state')).toMatch(/^disabled Disabled since \d{4}-\d\d-\d\d \d\d:\d\d UTC: .+\. Nothing is sent to it until it is enabled again\.$/);
+    expect(await text(page, '#endpoint-state')).toMatch(
+      /^disabled Disabled since \d{4}-\d\d-\d\d \d\d:\d\d UTC: .+\. Nothing is sent to it until it is enabled again\.$/,
+    );
     await page.getByRole('button', { name: 'Send test event' }).click();
-    expect(await errorOf(page, 'send-error')).toBe('The test event was not sent. This endpoint is disabled: enable it first (the button under Endpoint, above).');
+    expect(await errorOf(page, 'send-error')).toBe(
+      'The test event was not sent. This endpoint is disabled: enable it first (the button under Endpoint, above).',
+    );
     await page.getByRole('button', { name: 'Enable this endpoint' }).click();
     await page.locator('#endpoint-state', { hasText: /^enabled/ }).waitFor();
 
@@ -259,14 +318,18 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     await page.getByLabel('Registration number').fill('923609017');
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.locator('#send-error', { hasText: 'check digit' }).waitFor();
-    expect(await text(page, '#send-error')).toBe('The test event was not sent. That company cannot be used: 923609017 is not a valid Norwegian organisation number: its check digit (the last digit) is wrong.');
+    expect(await text(page, '#send-error')).toBe(
+      'The test event was not sent. That company cannot be used: 923609017 is not a valid Norwegian organisation number: its check digit (the last digit) is wrong.',
+    );
 
     // The receiver answers 500: not delivered, and when the next attempt is.
     await page.getByLabel('Registration number').fill('');
     await page.getByLabel('Country', { exact: true }).selectOption('');
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.locator('#send-result .outcome').waitFor();
-    expect(await text(page, '#send-result .outcome')).toMatch(/^Not delivered: your endpoint answered 500; only a 2xx answer counts as received\. It will be tried again at \d\d:\d\d:\d\d UTC\.$/);
+    expect(await text(page, '#send-result .outcome')).toMatch(
+      /^Not delivered: your endpoint answered 500; only a 2xx answer counts as received\. It will be tried again at \d\d:\d\d:\d\d UTC\.$/,
+    );
     expect(await fieldsOf(page.locator('#answer'))).toMatchObject({ Status: '500' });
     expect(await text(page, '#answer-body')).toBe('boom');
     expect(await pageWidth(page)).toEqual({ scrollWidth: 375, viewport: 375 });
@@ -274,9 +337,21 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     await screenshotIfAsked(page, 'simulator-failed-phone');
 
     // The account's last sends of the hour through the API; the page's next one is refused.
-    for (let i = 1; i < SENDS_PER_HOUR; i++) expect((await customer.call('POST', '/api/v1/simulator/events', { event: 'register.unavailable', endpointId: ep.body.id })).status).toBe(201);
+    for (let i = 1; i < SENDS_PER_HOUR; i++)
+      expect(
+        (
+          await customer.call('POST', '/api/v1/simulator/events', {
+            event: 'register.unavailable',
+            endpointId: ep.body.id,
+          })
+        ).status,
+      ).toBe(201);
     await page.getByRole('button', { name: 'Send test event' }).click();
-    expect(await errorOf(page, 'send-error')).toMatch(new RegExp(`^The test event was not sent\\. This account has sent ${SENDS_PER_HOUR} test events in the last hour\\. The next one can be sent in (59|60) minutes\\.$`));
+    expect(await errorOf(page, 'send-error')).toMatch(
+      new RegExp(
+        `^The test event was not sent\\. This account has sent ${SENDS_PER_HOUR} test events in the last hour\\. The next one can be sent in (59|60) minutes\\.$`,
+      ),
+    );
     await expectCleanPage(opened!, app.url);
   });
 
@@ -286,7 +361,9 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     await useKey(page, customer.key);
     const form = page.locator('#access-form');
     await form.waitFor();
-    expect(await text(page, '#access-state')).toBe('Live delivery is not enabled for this account, and no request was made.');
+    expect(await text(page, '#access-state')).toBe(
+      'Live delivery is not enabled for this account, and no request was made.',
+    );
     expect(await form.getByLabel('Norway (NO)').isEnabled()).toBe(true);
     expect(await form.getByLabel('company.officers_changed (planned)').isDisabled()).toBe(true);
     expect(await form.locator('input[name=countries]').count()).toBe(6);
@@ -295,7 +372,12 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     await form.getByLabel('Monthly volume').fill('5000');
     await form.getByLabel('Use case').fill('Know-your-customer refresh when a supplier is dissolved.');
     await form.getByRole('button', { name: 'Request live delivery' }).click();
-    expect(await form.locator('input[name=countries]').first().evaluate((el: any) => el.validationMessage)).toBe('Choose at least one country.');
+    expect(
+      await form
+        .locator('input[name=countries]')
+        .first()
+        .evaluate((el: any) => el.validationMessage),
+    ).toBe('Choose at least one country.');
     expect((await call(app.url, 'GET', '/api/v1/access-requests', { key: customer.key })).body.data).toEqual([]);
 
     await form.getByLabel('Norway (NO)').check();
@@ -303,15 +385,24 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     await form.getByLabel('company.status_changed').check();
     await form.getByRole('button', { name: 'Request live delivery' }).click();
     await page.locator('#access-state .state', { hasText: 'pending' }).waitFor();
-    expect(await text(page, '#access-state')).toMatch(/^pending Your request of \d{4}-\d\d-\d\d \d\d:\d\d UTC \(DK, NO; 5,000 events a month\) is pending: an operator will decide\.$/);
+    expect(await text(page, '#access-state')).toMatch(
+      /^pending Your request of \d{4}-\d\d-\d\d \d\d:\d\d UTC \(DK, NO; 5,000 events a month\) is pending: an operator will decide\.$/,
+    );
     expect(await form.isHidden()).toBe(true);
     const [filed] = (await call(app.url, 'GET', '/api/v1/access-requests', { key: customer.key })).body.data;
-    expect(filed).toMatchObject({ state: 'pending', countries: ['DK', 'NO'], monthlyVolume: 5000, events: ['company.status_changed'] });
+    expect(filed).toMatchObject({
+      state: 'pending',
+      countries: ['DK', 'NO'],
+      monthlyVolume: 5000,
+      events: ['company.status_changed'],
+    });
 
     await app.get(AccessRequestAdmin).reject(filed.id, 'Volumes not stated clearly.');
     await page.reload();
     await page.locator('#access-state .state', { hasText: 'rejected' }).waitFor();
-    expect(await text(page, '#access-state')).toMatch(/ was rejected on \d{4}-\d\d-\d\d \d\d:\d\d UTC: Volumes not stated clearly\. You may send another\.$/);
+    expect(await text(page, '#access-state')).toMatch(
+      / was rejected on \d{4}-\d\d-\d\d \d\d:\d\d UTC: Volumes not stated clearly\. You may send another\.$/,
+    );
     expect(await form.isVisible()).toBe(true);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await expectCleanPage(opened!, app.url);
@@ -322,19 +413,31 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
  * Runs the page's Node snippet as its own process (the secret in WEBHOOK_SECRET), posts it
  * the request the service sent: 204. The same body altered by one character: 400.
  */
-async function expectSnippetVerifies(snippet: string, secret: string, rawBody: string, headers: Record<string, string>): Promise<void> {
+async function expectSnippetVerifies(
+  snippet: string,
+  secret: string,
+  rawBody: string,
+  headers: Record<string, string>,
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'snippet-'));
   const port = await freePort();
   writeFileSync(join(dir, 'receiver.js'), snippet);
   const child = spawn(process.execPath, [join(dir, 'receiver.js')], {
-    env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET: secret, PORT: String(port), NODE_PATH: join(__dirname, '..', '..', 'node_modules') },
+    env: {
+      PATH: process.env.PATH ?? '',
+      WEBHOOK_SECRET: secret,
+      PORT: String(port),
+      NODE_PATH: join(__dirname, '..', '..', 'node_modules'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d));
   child.stderr.on('data', (d: Buffer) => (output += d));
   try {
-    const signed = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type'].map((h) => [h, headers[h]]));
+    const signed = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type'].map((h) => [h, headers[h]]),
+    );
     const post = async (body: string) => {
       for (let i = 0; ; i++) {
         try {

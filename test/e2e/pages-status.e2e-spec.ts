@@ -4,7 +4,16 @@ import { CountryCode } from '../../src/registers/register-table';
 import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
 import { describeWithBrowser, launchChromium } from '../support/browser';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';
-import { expectCleanPage, fieldsOf, focused, openPage, OpenedPage, pageWidth, screenshotIfAsked, seriousAxeViolations } from '../support/pages';
+import {
+  expectCleanPage,
+  fieldsOf,
+  focused,
+  openPage,
+  OpenedPage,
+  pageWidth,
+  screenshotIfAsked,
+  seriousAxeViolations,
+} from '../support/pages';
 import { startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(120_000);
@@ -63,13 +72,16 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
   }
 
   const bar = (page: Page, country: string, date: string) => page.locator(`[data-key="${country}:${date}"]`);
-  const colour = (page: Page, country: string, date: string) => bar(page, country, date).evaluate((el) => (globalThis as any).getComputedStyle(el).backgroundColor);
+  const colour = (page: Page, country: string, date: string) =>
+    bar(page, country, date).evaluate((el) => (globalThis as any).getComputedStyle(el).backgroundColor);
 
   it('draws 90 daily bars per register from the probe history: down red, up green, no data grey and said so', async () => {
     const page = await open();
     expect(await page.locator('section.register').count()).toBe(6);
     for (const strip of await page.locator('ol.days').all()) expect(await strip.locator('li').count()).toBe(90);
-    expect(await page.locator('section:has(#register-NO) li.day').first().getAttribute('data-key')).toBe('NO:2026-08-25');
+    expect(await page.locator('section:has(#register-NO) li.day').first().getAttribute('data-key')).toBe(
+      'NO:2026-08-25',
+    );
 
     expect(await bar(page, 'NO', '2026-11-20').getAttribute('class')).toBe('day day-down');
     expect(await colour(page, 'NO', '2026-11-20')).toBe(COLOURS.down);
@@ -80,7 +92,9 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
     expect(await bar(page, 'NO', '2026-11-19').getAttribute('class')).toBe('day day-none');
     expect(await colour(page, 'NO', '2026-11-19')).toBe(COLOURS.none);
     expect(await bar(page, 'NO', '2026-11-19').getAttribute('title')).toBe('2026-11-19: no data (no probe ran)');
-    expect(await bar(page, 'NO', '2026-11-22').getAttribute('title')).toBe('2026-11-22: 66.66% up, 2 of 3 probes answered');
+    expect(await bar(page, 'NO', '2026-11-22').getAttribute('title')).toBe(
+      '2026-11-22: 66.66% up, 2 of 3 probes answered',
+    );
     expect(await bar(page, 'NO', '2026-11-22').getAttribute('class')).toBe('day day-major');
     // Australia is paused (no GUID): never probed, so 90 days of no data, none of them up.
     expect(await page.locator('section:has(#register-AU) li.day-none').count()).toBe(90);
@@ -98,20 +112,31 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
       'Uptime, 30 days': '60% (5 probes)',
       'Uptime, 90 days': '60% (5 probes)',
     });
-    expect(await no.locator('.last-probe').textContent()).toMatch(/^Last probe 2026-11-22 11:00 UTC: answered in \d+ ms, HTTP 200\.$/);
+    expect(await no.locator('.last-probe').textContent()).toMatch(
+      /^Last probe 2026-11-22 11:00 UTC: answered in \d+ ms, HTTP 200\.$/,
+    );
 
     const gb = page.locator('section:has(#register-GB)');
     expect(await gb.locator('.status').textContent()).toBe('degraded');
     expect(await gb.locator('.reason').textContent()).toMatch(/http_5xx.* Since 2026-11-20 10:00 UTC\.$/);
-    expect(await gb.locator('.last-probe').textContent()).toMatch(/failed after \d+ ms: http_5xx, HTTP 503\. Last success: never recorded\.$/);
+    expect(await gb.locator('.last-probe').textContent()).toMatch(
+      /failed after \d+ ms: http_5xx, HTTP 503\. Last success: never recorded\.$/,
+    );
     expect((await fieldsOf(gb.locator('dl.uptime')))['Uptime, 90 days']).toBe('0% (5 probes)');
 
     const au = page.locator('section:has(#register-AU)');
     expect(await au.locator('.status').textContent()).toBe('paused');
-    expect(await fieldsOf(au.locator('dl.uptime'))).toEqual({ 'Uptime, 24 hours': 'no data', 'Uptime, 7 days': 'no data', 'Uptime, 30 days': 'no data', 'Uptime, 90 days': 'no data' });
+    expect(await fieldsOf(au.locator('dl.uptime'))).toEqual({
+      'Uptime, 24 hours': 'no data',
+      'Uptime, 7 days': 'no data',
+      'Uptime, 30 days': 'no data',
+      'Uptime, 90 days': 'no data',
+    });
     expect(await au.locator('.last-probe').textContent()).toBe('Not probed while paused.');
 
-    expect(await page.getByRole('link', { name: 'This page’s data as JSON' }).getAttribute('href')).toBe('/api/public/v1/status');
+    expect(await page.getByRole('link', { name: 'This page’s data as JSON' }).getAttribute('href')).toBe(
+      '/api/public/v1/status',
+    );
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await pageWidth(page)).toEqual({ scrollWidth: 1280, viewport: 1280 });
     await screenshotIfAsked(page, 'status');
@@ -155,7 +180,9 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
     await page.clock.runFor(1_000);
     await no.locator('.status', { hasText: 'degraded' }).waitFor();
     expect(statusCalls()).toBe(2);
-    expect(await bar(page, 'NO', '2026-11-22').getAttribute('title')).toBe('2026-11-22: 50% up, 2 of 4 probes answered');
+    expect(await bar(page, 'NO', '2026-11-22').getAttribute('title')).toBe(
+      '2026-11-22: 50% up, 2 of 4 probes answered',
+    );
     expect(await focused(page)).toBe('NO:2026-11-21');
     app.clock.set(NOW);
 

@@ -18,13 +18,20 @@ describe('rate limit: 120 requests per hour per client IP across /api/public/v1'
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { TRUST_PROXY: 'loopback', RATE_LIMIT_ALLOWLIST: '198.51.100.0/24, 203.0.113.9=3' } });
+    app = await startTestApp({
+      env: { TRUST_PROXY: 'loopback', RATE_LIMIT_ALLOWLIST: '198.51.100.0/24, 203.0.113.9=3' },
+    });
   });
   afterAll(() => app.close());
 
   it('counts every endpoint, known or not, and answers the 121st request with 429 rate_limited', async () => {
     const ip = { 'X-Forwarded-For': '192.0.2.10' };
-    const paths = ['/api/public/v1/registers', '/api/public/v1/no-such-path', '/api/public/v1/problems', '/api/public/v1/registers?status=bogus'];
+    const paths = [
+      '/api/public/v1/registers',
+      '/api/public/v1/no-such-path',
+      '/api/public/v1/problems',
+      '/api/public/v1/registers?status=bogus',
+    ];
     const first = await hit(app, paths[0], 1, ip);
     expect(first[0].status).toBe(200);
     expect(first[0].headers.get('x-ratelimit-remaining')).toBe('119');
@@ -62,7 +69,9 @@ describe('rate limit: 120 requests per hour per client IP across /api/public/v1'
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
     }
     // An absolute-form request target (what a proxy is sent) is routed by its path, so counted too.
-    const { text } = await raw(app, [`GET ${app.url}/api/public/v1/registers HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${ip}\r\nConnection: close\r\n\r\n`]);
+    const { text } = await raw(app, [
+      `GET ${app.url}/api/public/v1/registers HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${ip}\r\nConnection: close\r\n\r\n`,
+    ]);
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
     expect(text).toMatch(/\r\nX-RateLimit-Remaining: 116\r\n/i);
     // Outside the read API nothing is counted: a prefix is whole segments.
@@ -109,7 +118,8 @@ describe('client IP without a trusted proxy', () => {
 
   it('ignores X-Forwarded-For (a client cannot pick its own count)', async () => {
     const res = [];
-    for (let i = 0; i < 6; i++) res.push(await fetch(`${app.url}/api/public/v1/registers`, { headers: { 'X-Forwarded-For': `192.0.2.${i}` } }));
+    for (let i = 0; i < 6; i++)
+      res.push(await fetch(`${app.url}/api/public/v1/registers`, { headers: { 'X-Forwarded-For': `192.0.2.${i}` } }));
     expect(res.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });

@@ -62,7 +62,10 @@ suite('an api whose REDIS_URL does not answer', () => {
 
     const ready = await fetch(`${url}/health/ready`);
     expect(ready.status).toBe(503);
-    expect(((await ready.json()) as any).checks.redis).toMatchObject({ status: 'down', message: expect.stringMatching(/^not answering since /) });
+    expect(((await ready.json()) as any).checks.redis).toMatchObject({
+      status: 'down',
+      message: expect.stringMatching(/^not answering since /),
+    });
 
     // Several seconds of reconnection attempts later, still the one line.
     await new Promise((r) => setTimeout(r, Math.max(0, 6_000 - (Date.now() - started))));

@@ -21,23 +21,30 @@ describe('a register that cannot be reached: the breaker', () => {
     });
     afterAll(() => app.close());
 
-    const p99 = (answers: Array<{ ms: number }>) => answers.map((a) => a.ms).sort((a, b) => a - b)[Math.ceil(answers.length * 0.99) - 1];
-    const burst = (country: string, words: string) => Promise.all(Array.from({ length: 200 }, (_, i) => search(app, `${words} ${i}`, country)));
+    const p99 = (answers: Array<{ ms: number }>) =>
+      answers.map((a) => a.ms).sort((a, b) => a - b)[Math.ceil(answers.length * 0.99) - 1];
+    const burst = (country: string, words: string) =>
+      Promise.all(Array.from({ length: 200 }, (_, i) => search(app, `${words} ${i}`, country)));
 
     it('answer from the fallback at once (p99 close to dataset-only answers) with a warning that says the register is unreachable and since when', async () => {
       // Baseline in the same run: Australia is paused (no ABR GUID), so its searches go straight to the dataset.
       const baseline = p99(await burst('AU', 'Tesco stores'));
       const answers = await burst('GB', 'Tesco stores');
       const offline = p99(answers);
-      console.log(`200 concurrent distinct searches, p99: GB offline ${offline.toFixed(0)} ms, AU paused (dataset only) ${baseline.toFixed(0)} ms`);
+      console.log(
+        `200 concurrent distinct searches, p99: GB offline ${offline.toFixed(0)} ms, AU paused (dataset only) ${baseline.toFixed(0)} ms`,
+      );
       // Before the breaker, GB reads waited in GB's request-spacing queue: p99 13–26 s, 36 times
       // the dataset-only p99. On a quiet machine the two are within a second of each other
       // (bench/hardening.js); the bound leaves room for a machine busy with other work.
       expect(offline).toBeLessThan(baseline * 1.5 + 1_000);
-      expect(answers.every((a) => a.status === 200 || (a.status === 502 && a.body.code === 'upstream_error'))).toBe(true);
+      expect(answers.every((a) => a.status === 200 || (a.status === 502 && a.body.code === 'upstream_error'))).toBe(
+        true,
+      );
       // Nothing in the sample matches most of these names: the 502 says the same as a 200's warning.
       const said = answers.map((a) => (a.status === 200 ? a.body.warning : a.body.detail) as string);
-      const why = /^Companies House is unreachable \(connection_refused\) since \d{4}-\d\d-\d\dT[\d:.]+Z; live reads are tried again every 30 s/;
+      const why =
+        /^Companies House is unreachable \(connection_refused\) since \d{4}-\d\d-\d\dT[\d:.]+Z; live reads are tried again every 30 s/;
       expect(said.filter((w) => why.test(w)).length).toBeGreaterThan(190);
     });
   });
@@ -50,7 +57,13 @@ describe('a register that cannot be reached: the breaker', () => {
       port = await freePort();
       fake = new FakeRegister();
       routeFakeNoRegister(fake);
-      app = await startTestApp({ env: { DATASET_SEED: 'true', REGISTER_NO_API_URL: `http://127.0.0.1:${port}`, REGISTER_BREAKER_RETRY_SECONDS: '30' } });
+      app = await startTestApp({
+        env: {
+          DATASET_SEED: 'true',
+          REGISTER_NO_API_URL: `http://127.0.0.1:${port}`,
+          REGISTER_BREAKER_RETRY_SECONDS: '30',
+        },
+      });
     });
     afterAll(async () => {
       await app.close();

@@ -15,7 +15,9 @@ async function get(app: TestApp, path: string): Promise<{ status: number; body: 
 describe('GET /api/public/v1/registers', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: { REGISTER_NO_PAUSED: 'true', REGISTER_DK_USERNAME: 'user', REGISTER_DK_PASSWORD: 'secret' } });
+    app = await startTestApp({
+      env: { REGISTER_NO_PAUSED: 'true', REGISTER_DK_USERNAME: 'user', REGISTER_DK_PASSWORD: 'secret' },
+    });
   });
   afterAll(() => app.close());
 
@@ -37,12 +39,17 @@ describe('GET /api/public/v1/registers', () => {
         provides: def.provides,
       });
       expect(['live', 'degraded', 'paused']).toContain(r.status);
-      expect(r.liveSource).toEqual(expect.objectContaining({ kind: expect.any(String), official: expect.any(Boolean) }));
+      expect(r.liveSource).toEqual(
+        expect.objectContaining({ kind: expect.any(String), official: expect.any(Boolean) }),
+      );
     }
     const byCountry = Object.fromEntries(body.registers.map((r: any) => [r.country, r]));
     // AU needs a GUID that is not configured; NO is paused by the operator; DK has its credentials.
     expect(byCountry.AU).toMatchObject({ status: 'paused', statusReason: expect.stringMatching(/GUID/) });
-    expect(byCountry.NO).toMatchObject({ status: 'paused', statusReason: expect.stringContaining('REGISTER_NO_PAUSED') });
+    expect(byCountry.NO).toMatchObject({
+      status: 'paused',
+      statusReason: expect.stringContaining('REGISTER_NO_PAUSED'),
+    });
     expect(byCountry.DK.status).not.toBe('paused');
     // Without internet (every register points at a closed port here) nothing is live.
     expect(byCountry.GB.status).toBe('degraded');
@@ -58,7 +65,9 @@ describe('GET /api/public/v1/registers', () => {
     const notPaused = await get(app, '/api/public/v1/registers?status=live,degraded');
     expect(notPaused.body.count).toBe(4);
     const officers = await get(app, '/api/public/v1/registers?provides=officers');
-    expect(officers.body.registers.map((r: any) => r.country)).toEqual(REGISTER_TABLE.filter((r) => r.provides.officers).map((r) => r.country));
+    expect(officers.body.registers.map((r: any) => r.country)).toEqual(
+      REGISTER_TABLE.filter((r) => r.provides.officers).map((r) => r.country),
+    );
     const both = await get(app, '/api/public/v1/registers?provides=officers&status=paused');
     expect(both.body.registers.map((r: any) => r.country)).toEqual(['NO']);
     const filings = await get(app, '/api/public/v1/registers?provides=filings');
@@ -76,7 +85,11 @@ describe('GET /api/public/v1/registers', () => {
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     const body = (await res.json()) as any;
-    expect(body).toMatchObject({ status: 400, code: 'invalid_parameter', errors: [{ field, code: 'invalid_parameter' }] });
+    expect(body).toMatchObject({
+      status: 400,
+      code: 'invalid_parameter',
+      errors: [{ field, code: 'invalid_parameter' }],
+    });
     expect(body.detail).toContain(allowed);
   });
 
@@ -92,14 +105,23 @@ describe('GET /api/public/v1/registers', () => {
     const body = await plain.text();
     expect(plain.status).toBe(200);
     expect(body).toBe(await routed.text());
-    for (const name of ['content-type', 'etag', 'content-length', 'access-control-allow-origin', 'access-control-expose-headers', 'x-ratelimit-limit']) {
+    for (const name of [
+      'content-type',
+      'etag',
+      'content-length',
+      'access-control-allow-origin',
+      'access-control-expose-headers',
+      'x-ratelimit-limit',
+    ]) {
       expect([name, plain.headers.get(name)]).toEqual([name, routed.headers.get(name)]);
     }
     expect(plain.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(Number(plain.headers.get('content-length'))).toBe(Buffer.byteLength(body));
     expect(plain.headers.get('etag')).toMatch(/^W\/"/);
     expect(plain.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(Number(plain.headers.get('x-ratelimit-remaining'))).toBe(Number(routed.headers.get('x-ratelimit-remaining')) + 1);
+    expect(Number(plain.headers.get('x-ratelimit-remaining'))).toBe(
+      Number(routed.headers.get('x-ratelimit-remaining')) + 1,
+    );
 
     // Through node:http: fetch adds Cache-Control: no-cache to a conditional request, which is never answered 304.
     const notModified = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
@@ -141,7 +163,10 @@ describe('GET /api/public/v1/registers after a probe changes a status', () => {
 
   it('shows the new status at once', async () => {
     const before = await get(app, '/api/public/v1/registers');
-    expect(before.body.registers.find((r: any) => r.country === 'GB')).toMatchObject({ status: 'live', statusReason: null });
+    expect(before.body.registers.find((r: any) => r.country === 'GB')).toMatchObject({
+      status: 'live',
+      statusReason: null,
+    });
     expect((await get(app, '/api/public/v1/registers')).headers.get('etag')).toBe(before.headers.get('etag'));
 
     failRegister(fakes, 'GB');
@@ -150,7 +175,10 @@ describe('GET /api/public/v1/registers after a probe changes a status', () => {
     await app.get(JobQueue).drain();
 
     const after = await get(app, '/api/public/v1/registers');
-    expect(after.body.registers.find((r: any) => r.country === 'GB')).toMatchObject({ status: 'degraded', statusReason: expect.stringMatching(/^The last probe failed/) });
+    expect(after.body.registers.find((r: any) => r.country === 'GB')).toMatchObject({
+      status: 'degraded',
+      statusReason: expect.stringMatching(/^The last probe failed/),
+    });
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
     // The filtered list, built per request, says the same.
     const degraded = await get(app, '/api/public/v1/registers?status=degraded');

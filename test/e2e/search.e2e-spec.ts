@@ -19,7 +19,13 @@ describe('search and company lookup, end to end', () => {
     fakes = await startFakeRegisters();
     app = await startTestApp({
       now: NOW,
-      env: { ...fakes.env, REGISTER_GB_API_KEY: 'test-key', REGISTER_DK_USERNAME: 'u', REGISTER_DK_PASSWORD: 'p', REGISTER_AU_GUID: 'test-guid' },
+      env: {
+        ...fakes.env,
+        REGISTER_GB_API_KEY: 'test-key',
+        REGISTER_DK_USERNAME: 'u',
+        REGISTER_DK_PASSWORD: 'p',
+        REGISTER_AU_GUID: 'test-guid',
+      },
     });
     for (const cc of ['NO', 'GB', 'FR', 'DK', 'AU', 'CA'] as const) await importSample(app, cc);
   });
@@ -33,7 +39,8 @@ describe('search and company lookup, end to end', () => {
     const res = await fetch(app.url + path);
     return { status: res.status, body: await res.json(), headers: res.headers };
   }
-  const search = (q: string, country: string) => get(`/api/public/v1/search?q=${encodeURIComponent(q)}&country=${country}`);
+  const search = (q: string, country: string) =>
+    get(`/api/public/v1/search?q=${encodeURIComponent(q)}&country=${country}`);
 
   function expectLiveOfficial(body: any) {
     expect(body.register.status).toBe('live');
@@ -45,7 +52,12 @@ describe('search and company lookup, end to end', () => {
     expect(body.register.status).toBe('degraded');
     expect(body.warning).toContain(`"${country.toLowerCase()}-sample"`);
     expect(body.warning).toContain('2026-11-01');
-    for (const r of body.results) expect(r.source).toMatchObject({ official: false, kind: `dataset:${country.toLowerCase()}-sample`, retrievedAt: SAMPLE_PRODUCED_AT });
+    for (const r of body.results)
+      expect(r.source).toMatchObject({
+        official: false,
+        kind: `dataset:${country.toLowerCase()}-sample`,
+        retrievedAt: SAMPLE_PRODUCED_AT,
+      });
   }
 
   describe('Norway (Brønnøysund, open API)', () => {
@@ -54,7 +66,12 @@ describe('search and company lookup, end to end', () => {
       expect(status).toBe(200);
       expect(headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
       expect(body).toMatchObject({ query: 'Sesam', country: 'NO', countryName: 'Norway', resolved: true, count: 2 });
-      expect(body.register).toMatchObject({ name: 'Enhetsregisteret (Brønnøysundregistrene)', short: 'Brønnøysund', officialUrl: 'https://www.brreg.no', provides: { officers: true } });
+      expect(body.register).toMatchObject({
+        name: 'Enhetsregisteret (Brønnøysundregistrene)',
+        short: 'Brønnøysund',
+        officialUrl: 'https://www.brreg.no',
+        provides: { officers: true },
+      });
       expect(body.attribution).toContain('Registry Lookup');
       expectLiveOfficial(body);
       expect(body.results.map((r: any) => r.name)).toEqual(['SESAM AS', 'SESAM FAMILIEBARNEHAGE']);
@@ -66,13 +83,21 @@ describe('search and company lookup, end to end', () => {
         legalForm: 'Aksjeselskap',
         city: 'TRONDHEIM',
         incorporationDate: '1995-12-12',
-        source: { kind: 'native_official', url: 'https://virksomhet.brreg.no/nb/oppslag/enheter/976030788', register: 'Enhetsregisteret (Brønnøysundregistrene)' },
+        source: {
+          kind: 'native_official',
+          url: 'https://virksomhet.brreg.no/nb/oppslag/enheter/976030788',
+          register: 'Enhetsregisteret (Brønnøysundregistrene)',
+        },
       });
     });
 
     it('a registration number with spaces is looked up directly', async () => {
       const { body } = await search('883 603 362', 'NO');
-      expect(body).toMatchObject({ resolved: true, count: 1, results: [{ registrationNumber: '883603362', name: 'ABG SUNDAL COLLIER ASA' }] });
+      expect(body).toMatchObject({
+        resolved: true,
+        count: 1,
+        results: [{ registrationNumber: '883603362', name: 'ABG SUNDAL COLLIER ASA' }],
+      });
       expect(fakes.NO_API.requestsTo('/enheter')).toHaveLength(0);
       expect(fakes.NO_API.requestsTo('/enheter/883603362')).toHaveLength(1);
     });
@@ -88,10 +113,19 @@ describe('search and company lookup, end to end', () => {
       const { status, body } = await get('/api/public/v1/companies/NO/883603362');
       expect(status).toBe(200);
       expect(body.register.status).toBe('live');
-      expect(body.company).toMatchObject({ registrationNumber: '883603362', source: { official: true, retrievedAt: NOW } });
+      expect(body.company).toMatchObject({
+        registrationNumber: '883603362',
+        source: { official: true, retrievedAt: NOW },
+      });
       expect(body.company.officers.length).toBeGreaterThan(3);
       for (const o of body.company.officers) {
-        expect(o).toEqual({ name: expect.any(String), role: expect.any(String), kind: expect.stringMatching(/^(person|company)$/), appointedOn: null, resignedOn: null });
+        expect(o).toEqual({
+          name: expect.any(String),
+          role: expect.any(String),
+          kind: expect.stringMatching(/^(person|company)$/),
+          appointedOn: null,
+          resignedOn: null,
+        });
       }
       expect(body.company.officers.some((o: any) => o.kind === 'company')).toBe(true);
     });
@@ -128,7 +162,9 @@ describe('search and company lookup, end to end', () => {
       expectLiveOfficial(body);
       expect(body.count).toBe(15);
       expect(body.results[0].source.kind).toBe('native_official');
-      expect(body.results[0].source.url).toBe(`${fakes.env.REGISTER_GB_WEB_URL}/company/${body.results[0].registrationNumber}`);
+      expect(body.results[0].source.url).toBe(
+        `${fakes.env.REGISTER_GB_WEB_URL}/company/${body.results[0].registrationNumber}`,
+      );
       const dissolved = body.results.filter((r: any) => r.statusCategory === 'dissolved');
       expect(dissolved).toHaveLength(1);
       expect(dissolved[0].status).toMatch(/^Dissolved/);
@@ -138,7 +174,9 @@ describe('search and company lookup, end to end', () => {
       const { body } = await get('/api/public/v1/companies/gb/4475590');
       expect(body.company.registrationNumber).toBe('04475590');
       expect(body.company.officers.length).toBe(7);
-      expect(body.company.officers.some((o: any) => o.appointedOn && /^\d{4}-\d\d-\d\d$/.test(o.appointedOn))).toBe(true);
+      expect(body.company.officers.some((o: any) => o.appointedOn && /^\d{4}-\d\d-\d\d$/.test(o.appointedOn))).toBe(
+        true,
+      );
       expect(body.company.officers.some((o: any) => o.resignedOn !== null)).toBe(true);
     });
 
@@ -151,7 +189,12 @@ describe('search and company lookup, end to end', () => {
       failRegister(fakes, 'GB');
       const { body } = await search('08209948', 'GB');
       expectFallback(body, 'GB');
-      expect(body.results[0]).toMatchObject({ name: '! LTD', city: 'LEEDS', status: 'Active', source: { url: `${fakes.env.REGISTER_GB_WEB_URL}/company/08209948` } });
+      expect(body.results[0]).toMatchObject({
+        name: '! LTD',
+        city: 'LEEDS',
+        status: 'Active',
+        source: { url: `${fakes.env.REGISTER_GB_WEB_URL}/company/08209948` },
+      });
     });
   });
 
@@ -162,19 +205,33 @@ describe('search and company lookup, end to end', () => {
       expect(body.warning).toMatch(/recherche-entreprises/);
       expect(body.warning).toMatch(/not official/);
       expect(body.count).toBe(10);
-      for (const r of body.results) expect(r.source).toMatchObject({ official: false, kind: 'public_mirror:recherche-entreprises', retrievedAt: NOW });
+      for (const r of body.results)
+        expect(r.source).toMatchObject({
+          official: false,
+          kind: 'public_mirror:recherche-entreprises',
+          retrievedAt: NOW,
+        });
     });
 
     it('SIREN lookup with officers from dirigeants', async () => {
       const { body } = await get('/api/public/v1/companies/FR/552%20032%20534');
-      expect(body.company).toMatchObject({ name: 'DANONE', registrationNumber: '552032534', status: 'Active', statusCategory: 'active' });
+      expect(body.company).toMatchObject({
+        name: 'DANONE',
+        registrationNumber: '552032534',
+        status: 'Active',
+        statusCategory: 'active',
+      });
       expect(body.company.officers).toHaveLength(13);
       expect(body.company.source.url).toBe('https://annuaire-entreprises.data.gouv.fr/entreprise/552032534');
     });
 
     it('a SIRET finds its company; a ceased one is dissolved in Sirene’s own word', async () => {
       const { body } = await search('880 878 145 00015', 'FR');
-      expect(body.results[0]).toMatchObject({ registrationNumber: '880878145', status: 'Cessée', statusCategory: 'dissolved' });
+      expect(body.results[0]).toMatchObject({
+        registrationNumber: '880878145',
+        status: 'Cessée',
+        statusCategory: 'dissolved',
+      });
     });
 
     it('a SIREN with a wrong check digit is refused before any request', async () => {
@@ -191,7 +248,12 @@ describe('search and company lookup, end to end', () => {
       expectLiveOfficial(body);
       expect(body.count).toBe(4);
       const { body: detail } = await get('/api/public/v1/companies/DK/25052943');
-      expect(detail.company).toMatchObject({ name: 'MAGENTA ApS', status: 'NORMAL', statusCategory: 'active', incorporationDate: '1999-11-15' });
+      expect(detail.company).toMatchObject({
+        name: 'MAGENTA ApS',
+        status: 'NORMAL',
+        statusCategory: 'active',
+        incorporationDate: '1999-11-15',
+      });
       expect(detail.company.extra).toHaveProperty('reklamebeskyttet');
       expect(detail.company.officers.length).toBeGreaterThan(0);
       expect(detail.company.source.url).toBe('https://datacvr.virk.dk/enhed/virksomhed/25052943');
@@ -207,7 +269,13 @@ describe('search and company lookup, end to end', () => {
     it('looks an ABN up; only state and postcode are published', async () => {
       const { body } = await search('26 154 482 283', 'AU');
       expectLiveOfficial(body);
-      expect(body.results[0]).toMatchObject({ name: 'Oneflare Pty Ltd', registrationNumber: '26154482283', address: 'NSW 2000', city: null, incorporationDate: null });
+      expect(body.results[0]).toMatchObject({
+        name: 'Oneflare Pty Ltd',
+        registrationNumber: '26154482283',
+        address: 'NSW 2000',
+        city: null,
+        incorporationDate: null,
+      });
       const { body: detail } = await get('/api/public/v1/companies/AU/26154482283');
       expect(detail.company.officers).toBeNull();
     });
@@ -217,7 +285,11 @@ describe('search and company lookup, end to end', () => {
     it('looks a corporation up by number', async () => {
       const { body } = await get('/api/public/v1/companies/CA/1007');
       expect(body.register.status).toBe('live');
-      expect(body.company).toMatchObject({ name: 'Abbotsford Chamber of Commerce', status: 'Active', statusCategory: 'active' });
+      expect(body.company).toMatchObject({
+        name: 'Abbotsford Chamber of Commerce',
+        status: 'Active',
+        statusCategory: 'active',
+      });
       expect(body.company.source.url).toBe('https://ised-isde.canada.ca/cc/lgcy/fdrlCrpDtls.html?corpId=1007');
     });
 
@@ -244,7 +316,10 @@ describe('search and company lookup, end to end', () => {
       expect(res.status).toBe(200);
       expect(body.register.status).toBe('paused');
       expect(body.warning).toMatch(/paused/);
-      expect(body.results[0]).toMatchObject({ name: 'MAGENTA ApS', source: { official: false, kind: 'dataset:dk-sample' } });
+      expect(body.results[0]).toMatchObject({
+        name: 'MAGENTA ApS',
+        source: { official: false, kind: 'dataset:dk-sample' },
+      });
       expect(fakes.DK_API.requests).toHaveLength(0);
     });
 
@@ -301,7 +376,10 @@ describe('search and company lookup, end to end', () => {
 
   describe('coalescing', () => {
     it('shares one live read between identical concurrent searches', async () => {
-      fakes.NO_API.get('/enheter', { delayMs: 300, fixture: 'registers/no/brreg-enheter-search-navn-sesam-page1.json' });
+      fakes.NO_API.get('/enheter', {
+        delayMs: 300,
+        fixture: 'registers/no/brreg-enheter-search-navn-sesam-page1.json',
+      });
       const answers = await Promise.all(Array.from({ length: 5 }, () => search('Sesam', 'NO')));
       expect(answers.every((a) => a.body.count === 2)).toBe(true);
       expect(fakes.NO_API.requestsTo('/enheter')).toHaveLength(1);
@@ -321,7 +399,17 @@ describe('search and company lookup, end to end', () => {
   });
 
   describe('nasty input never becomes a 500', () => {
-    it.each(['Æ Ø Å', 'Bronnoysund é ß', '😀 Sesam', 'שלום Sesam', 'Sesam%', '_sesam_', "Sesam'; DROP TABLE company;--", '100%', 'a_b'])('q=%s', async (q) => {
+    it.each([
+      'Æ Ø Å',
+      'Bronnoysund é ß',
+      '😀 Sesam',
+      'שלום Sesam',
+      'Sesam%',
+      '_sesam_',
+      "Sesam'; DROP TABLE company;--",
+      '100%',
+      'a_b',
+    ])('q=%s', async (q) => {
       failRegister(fakes, 'NO'); // so the dataset's SQL sees the input
       const { status, body } = await search(q, 'NO');
       expect([200, 502]).toContain(status);

@@ -32,11 +32,21 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     app = await startTestApp({
       realClock: true,
       overrides: [{ provide: DnsResolver, useValue: new Rebinding() }],
-      env: { ...fakes.env, WEBHOOK_TARGET_ALLOWLIST: '127.0.0.1/32', WEBHOOK_RETRY_SCHEDULE: '1s,1s', WEBHOOK_TIMEOUT_MS: '1500', SIMULATOR_SENDS_PER_HOUR: '12', DELIVERY_SWEEP_INTERVAL_MS: '500' },
+      env: {
+        ...fakes.env,
+        WEBHOOK_TARGET_ALLOWLIST: '127.0.0.1/32',
+        WEBHOOK_RETRY_SCHEDULE: '1s,1s',
+        WEBHOOK_TIMEOUT_MS: '1500',
+        SIMULATOR_SENDS_PER_HOUR: '12',
+        DELIVERY_SWEEP_INTERVAL_MS: '500',
+      },
     });
     receiver = await new WebhookReceiver().start();
     customer = await signUp(app.url);
-    const ep = await customer.call('POST', '/api/v1/webhook-endpoints', { url: `${receiver.url}/hooks`, events: ['company.name_changed'] });
+    const ep = await customer.call('POST', '/api/v1/webhook-endpoints', {
+      url: `${receiver.url}/hooks`,
+      events: ['company.name_changed'],
+    });
     endpointId = ep.body.id;
     receiver.secrets = [ep.body.secret];
   });
@@ -46,7 +56,8 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     await fakes?.stop();
   });
 
-  const send = (body: Record<string, unknown>, who = customer) => who.call('POST', '/api/v1/simulator/events', { endpointId, ...body });
+  const send = (body: Record<string, unknown>, who = customer) =>
+    who.call('POST', '/api/v1/simulator/events', { endpointId, ...body });
 
   it.each([
     ['company.status_changed', 'status'],
@@ -56,31 +67,83 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
   ])('sends %s with a real company of the bundled sample and a plausible change of %s', async (event, field) => {
     const res = await send({ event });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ sent: true, state: 'succeeded', error: null, response: { status: 200, bodyStart: 'ok' }, remainingThisHour: expect.any(Number) });
+    expect(res.body).toMatchObject({
+      sent: true,
+      state: 'succeeded',
+      error: null,
+      response: { status: 200, bodyStart: 'ok' },
+      remainingThisHour: expect.any(Number),
+    });
     const got = receiver.requests.at(-1)!;
     expect(got.verified).toBe(true);
     expect(got.rawBody).toBe(res.body.request.body);
-    expect(got.headers).toMatchObject({ 'x-service-event': event, 'x-service-test': 'true', 'webhook-id': res.body.webhookId, 'content-type': 'application/json' });
-    expect(res.body.request).toMatchObject({ method: 'POST', url: `${receiver.url}/hooks`, headers: { 'X-Service-Event': event, 'X-Service-Test': 'true', 'webhook-id': res.body.webhookId } });
+    expect(got.headers).toMatchObject({
+      'x-service-event': event,
+      'x-service-test': 'true',
+      'webhook-id': res.body.webhookId,
+      'content-type': 'application/json',
+    });
+    expect(res.body.request).toMatchObject({
+      method: 'POST',
+      url: `${receiver.url}/hooks`,
+      headers: { 'X-Service-Event': event, 'X-Service-Test': 'true', 'webhook-id': res.body.webhookId },
+    });
     const envelope = got.body;
     expect(Object.keys(envelope)).toEqual(['event', 'source', 'api_version', 'is_test', 'timestamp', 'data']);
-    expect(envelope).toMatchObject({ event, source: 'registry-lookup', api_version: 'v1', is_test: true, timestamp: expect.stringMatching(ISO_SECONDS) });
+    expect(envelope).toMatchObject({
+      event,
+      source: 'registry-lookup',
+      api_version: 'v1',
+      is_test: true,
+      timestamp: expect.stringMatching(ISO_SECONDS),
+    });
     const d = envelope.data;
-    expect(Object.keys(d)).toEqual(['entity_id', 'country', 'company_name', 'registration_number', 'register', 'change', 'provenance']);
+    expect(Object.keys(d)).toEqual([
+      'entity_id',
+      'country',
+      'company_name',
+      'registration_number',
+      'register',
+      'change',
+      'provenance',
+    ]);
     const register = REGISTER_TABLE.find((r) => r.country === d.country)!;
     expect(d.entity_id).toBe(`ent_${d.country.toLowerCase()}_${d.registration_number}`);
     expect(d.register).toEqual({ name: register.name, official_url: register.officialUrl });
-    expect(d.change).toEqual({ field, previous: expect.any(String), current: expect.any(String), observed_at: expect.stringMatching(ISO_MS) });
+    expect(d.change).toEqual({
+      field,
+      previous: expect.any(String),
+      current: expect.any(String),
+      observed_at: expect.stringMatching(ISO_MS),
+    });
     expect(d.change.previous).not.toBe(d.change.current);
     // The truth about where the record came from: the bundled sample, not a live read.
-    expect(d.provenance).toEqual({ source_mode: 'dataset', source_url: expect.stringMatching(/^https:\/\//), retrieved_at: BUNDLED_PRODUCED_AT });
+    expect(d.provenance).toEqual({
+      source_mode: 'dataset',
+      source_url: expect.stringMatching(/^https:\/\//),
+      retrieved_at: BUNDLED_PRODUCED_AT,
+    });
   });
 
   it('sends company.no_change: the company, change null, when it was checked', async () => {
     const res = await send({ event: 'company.no_change', country: 'DK' });
     const d = JSON.parse(res.body.request.body).data;
-    expect(Object.keys(d)).toEqual(['entity_id', 'country', 'company_name', 'registration_number', 'register', 'change', 'checked_at', 'provenance']);
-    expect(d).toMatchObject({ country: 'DK', change: null, checked_at: expect.stringMatching(ISO_MS), provenance: { source_mode: 'dataset' } });
+    expect(Object.keys(d)).toEqual([
+      'entity_id',
+      'country',
+      'company_name',
+      'registration_number',
+      'register',
+      'change',
+      'checked_at',
+      'provenance',
+    ]);
+    expect(d).toMatchObject({
+      country: 'DK',
+      change: null,
+      checked_at: expect.stringMatching(ISO_MS),
+      provenance: { source_mode: 'dataset' },
+    });
   });
 
   it('sends register.unavailable: the register, its status, why and since when', async () => {
@@ -90,7 +153,10 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     expect(body.event).toBe('register.unavailable');
     expect(body.data).toEqual({
       country: 'GB',
-      register: { name: 'Companies House register of companies', official_url: 'https://find-and-update.company-information.service.gov.uk' },
+      register: {
+        name: 'Companies House register of companies',
+        official_url: 'https://find-and-update.company-information.service.gov.uk',
+      },
       status: 'degraded',
       reason: expect.stringMatching(/^Simulated: /),
       since: expect.stringMatching(ISO_MS),
@@ -107,17 +173,28 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
       country: 'NO',
       registration_number: '883603362',
       change: { field: 'address' },
-      provenance: { source_mode: 'live', source_url: 'https://virksomhet.brreg.no/nb/oppslag/enheter/883603362', retrieved_at: expect.stringMatching(ISO_MS) },
+      provenance: {
+        source_mode: 'live',
+        source_url: 'https://virksomhet.brreg.no/nb/oppslag/enheter/883603362',
+        retrieved_at: expect.stringMatching(ISO_MS),
+      },
     });
     // A number that fails its check digit, or a company the register does not know: the search errors.
-    expect((await send({ event: 'company.name_changed', country: 'NO', registrationNumber: '923609017' })).body.code).toBe('invalid_query');
+    expect(
+      (await send({ event: 'company.name_changed', country: 'NO', registrationNumber: '923609017' })).body.code,
+    ).toBe('invalid_query');
   });
 
   it.each([
     [{ event: 'company.officers_changed' }, 'event', 'planned_event', /planned, not built/],
     [{ event: 'company.filing_published' }, 'event', 'planned_event', /planned, not built/],
     [{ event: 'company.deleted' }, 'event', 'unknown_event', /allowed: company.status_changed/],
-    [{ event: 'company.name_changed', registrationNumber: '923609016' }, 'country', 'invalid_value', /country is required/],
+    [
+      { event: 'company.name_changed', registrationNumber: '923609016' },
+      'country',
+      'invalid_value',
+      /country is required/,
+    ],
     [{ event: 'company.name_changed', country: 'SE' }, 'country', 'invalid_value', /one of GB/],
     [{ event: 'company.name_changed', dryRun: true }, 'dryRun', 'unknown_field', /unknown field/],
     [{ event: ['company.name_changed'] }, 'event', 'invalid_type', /expected string/],
@@ -141,7 +218,12 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     const ep = await customer.call('POST', '/api/v1/webhook-endpoints', { url: 'http://sim.example.test:9/hook' });
     expect(ep.status).toBe(201);
     const res = await send({ event: 'company.name_changed', endpointId: ep.body.id });
-    expect(res.body).toMatchObject({ sent: true, response: null, error: { class: 'target_not_allowed', message: expect.stringMatching(/127.0.0.3, a loopback address/) }, state: 'pending' });
+    expect(res.body).toMatchObject({
+      sent: true,
+      response: null,
+      error: { class: 'target_not_allowed', message: expect.stringMatching(/127.0.0.3, a loopback address/) },
+      state: 'pending',
+    });
     const log = await customer.call('GET', `/api/v1/webhook-endpoints/${ep.body.id}/deliveries/${res.body.deliveryId}`);
     expect(log.body.attempts[0]).toMatchObject({ errorClass: 'target_not_allowed', responseStatus: null });
     await customer.call('DELETE', `/api/v1/webhook-endpoints/${ep.body.id}`);
@@ -151,8 +233,19 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     const before = receiver.requests.length;
     receiver.answerWith((_r, i) => ({ status: i === before ? 502 : 200 }));
     const res = await send({ event: 'company.legal_form_changed' });
-    expect(res.body).toMatchObject({ state: 'pending', response: { status: 502 }, error: { class: 'http_error' }, nextAttemptAt: expect.any(String) });
-    const log = await eventually(() => customer.call('GET', `/api/v1/webhook-endpoints/${endpointId}/deliveries/${res.body.deliveryId}`).then((r) => r.body), (d) => d.state === 'succeeded');
+    expect(res.body).toMatchObject({
+      state: 'pending',
+      response: { status: 502 },
+      error: { class: 'http_error' },
+      nextAttemptAt: expect.any(String),
+    });
+    const log = await eventually(
+      () =>
+        customer
+          .call('GET', `/api/v1/webhook-endpoints/${endpointId}/deliveries/${res.body.deliveryId}`)
+          .then((r) => r.body),
+      (d) => d.state === 'succeeded',
+    );
     expect(log).toMatchObject({ isTest: true, attemptCount: 2, webhookId: res.body.webhookId });
     receiver.answerWith(() => ({ status: 200, body: 'ok' }));
   });
@@ -160,12 +253,20 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
   it('limits sends per account per rolling hour, counted in the database', async () => {
     const someone = await signUp(app.url);
     const ep = await someone.call('POST', '/api/v1/webhook-endpoints', { url: `${receiver.url}/limit` });
-    const results = await Promise.all(Array.from({ length: 14 }, () => someone.call('POST', '/api/v1/simulator/events', { event: 'register.unavailable', endpointId: ep.body.id })));
+    const results = await Promise.all(
+      Array.from({ length: 14 }, () =>
+        someone.call('POST', '/api/v1/simulator/events', { event: 'register.unavailable', endpointId: ep.body.id }),
+      ),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(12);
     expect(statuses.filter((s) => s === 429)).toHaveLength(2);
     const refused = results.find((r) => r.status === 429)!;
-    expect(refused.body).toMatchObject({ code: 'simulator_limit_reached', limit: 12, resetAt: expect.stringMatching(ISO_MS) });
+    expect(refused.body).toMatchObject({
+      code: 'simulator_limit_reached',
+      limit: 12,
+      resetAt: expect.stringMatching(ISO_MS),
+    });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3_500);
     expect(Math.min(...results.filter((r) => r.status === 201).map((r) => r.body.remainingThisHour))).toBe(0);
     // Another account is not affected.

@@ -45,7 +45,13 @@ describe('GET /api/public/v1/status after scheduled probes', () => {
     for (const cc of failing.t0) failRegister(fakes, cc);
     app = await startTestApp({
       now: T.t0, // the scheduler's first round at boot probes the t0 slot
-      env: { ...fakes.env, REGISTER_DK_USERNAME: 'u', REGISTER_DK_PASSWORD: 'p', REGISTER_AU_GUID: 'test-guid', PROBE_INTERVAL_SECONDS: '300' },
+      env: {
+        ...fakes.env,
+        REGISTER_DK_USERNAME: 'u',
+        REGISTER_DK_PASSWORD: 'p',
+        REGISTER_AU_GUID: 'test-guid',
+        PROBE_INTERVAL_SECONDS: '300',
+      },
     });
     await app.get(JobQueue).drain();
     for (const instant of ['t1', 't2', 't3', 't4'] as const) await probeAt(instant);
@@ -81,9 +87,18 @@ describe('GET /api/public/v1/status after scheduled probes', () => {
 
   it('reports the last probe, the last success and the status with the documented thresholds', async () => {
     const by = Object.fromEntries((await report()).registers.map((r: any) => [r.country, r]));
-    expect(by.GB).toMatchObject({ status: 'degraded', lastSuccessAt: null, lastProbe: { slotStart: T.t4, ok: false, httpStatus: 503, errorClass: 'http_5xx' } });
+    expect(by.GB).toMatchObject({
+      status: 'degraded',
+      lastSuccessAt: null,
+      lastProbe: { slotStart: T.t4, ok: false, httpStatus: 503, errorClass: 'http_5xx' },
+    });
     expect(by.GB.statusReason).toContain('http_5xx');
-    expect(by.NO).toMatchObject({ status: 'live', statusReason: null, lastSuccessAt: T.t4, lastProbe: { slotStart: T.t4, ok: true, httpStatus: 200, errorClass: null } });
+    expect(by.NO).toMatchObject({
+      status: 'live',
+      statusReason: null,
+      lastSuccessAt: T.t4,
+      lastProbe: { slotStart: T.t4, ok: true, httpStatus: 200, errorClass: null },
+    });
     expect(by.NO.lastProbe.latencyMs).toEqual(expect.any(Number));
     // AU failed at t3 (degraded at once) and answered once since: not yet live (2 in a row needed).
     expect(by.AU).toMatchObject({ status: 'degraded', statusChangedAt: T.t3 });

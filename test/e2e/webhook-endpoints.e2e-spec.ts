@@ -25,19 +25,31 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
   let a: Customer;
   let b: Customer;
   beforeAll(async () => {
-    app = await startTestApp({ env: { WEBHOOK_TARGET_ALLOWLIST: '127.0.0.1/32' }, overrides: [{ provide: DnsResolver, useValue: new TestDns() }] });
+    app = await startTestApp({
+      env: { WEBHOOK_TARGET_ALLOWLIST: '127.0.0.1/32' },
+      overrides: [{ provide: DnsResolver, useValue: new TestDns() }],
+    });
     [a, b] = [await signUp(app.url), await signUp(app.url)];
   });
   afterAll(() => app?.close());
 
   it('creates an endpoint with every kind but no_change by default, and a whsec_ secret shown once', async () => {
-    const res = await a.call('POST', '/api/v1/webhook-endpoints', { url: 'https://hooks.example.test/registry', description: 'prod' });
+    const res = await a.call('POST', '/api/v1/webhook-endpoints', {
+      url: 'https://hooks.example.test/registry',
+      description: 'prod',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       id: expect.stringMatching(/^we_[0-9A-Za-z]{22}$/),
       url: 'https://hooks.example.test/registry',
       description: 'prod',
-      events: ['company.status_changed', 'company.name_changed', 'company.address_changed', 'company.legal_form_changed', 'register.unavailable'],
+      events: [
+        'company.status_changed',
+        'company.name_changed',
+        'company.address_changed',
+        'company.legal_form_changed',
+        'register.unavailable',
+      ],
       enabled: true,
       disabledAt: null,
       disabledReason: null,
@@ -53,13 +65,29 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
   });
 
   it('updates the URL, events, description and enabled flag; deletes', async () => {
-    const { body: ep } = await a.call('POST', '/api/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/x', events: ['company.no_change', 'company.no_change'] });
+    const { body: ep } = await a.call('POST', '/api/v1/webhook-endpoints', {
+      url: 'http://127.0.0.1:9/x',
+      events: ['company.no_change', 'company.no_change'],
+    });
     expect(ep.events).toEqual(['company.no_change']);
-    const patched = await a.call('PATCH', `/api/v1/webhook-endpoints/${ep.id}`, { url: 'https://hooks.example.test:8443/y', events: ['register.unavailable'], description: null });
+    const patched = await a.call('PATCH', `/api/v1/webhook-endpoints/${ep.id}`, {
+      url: 'https://hooks.example.test:8443/y',
+      events: ['register.unavailable'],
+      description: null,
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ url: 'https://hooks.example.test:8443/y', events: ['register.unavailable'], description: null, enabled: true });
+    expect(patched.body).toMatchObject({
+      url: 'https://hooks.example.test:8443/y',
+      events: ['register.unavailable'],
+      description: null,
+      enabled: true,
+    });
     const off = await a.call('PATCH', `/api/v1/webhook-endpoints/${ep.id}`, { enabled: false });
-    expect(off.body).toMatchObject({ enabled: false, disabledAt: expect.any(String), disabledReason: 'Disabled through the API.' });
+    expect(off.body).toMatchObject({
+      enabled: false,
+      disabledAt: expect.any(String),
+      disabledReason: 'Disabled through the API.',
+    });
     const on = await a.call('PATCH', `/api/v1/webhook-endpoints/${ep.id}`, { enabled: true });
     expect(on.body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
     expect((await a.call('PATCH', `/api/v1/webhook-endpoints/${ep.id}`, {})).status).toBe(400);
@@ -74,23 +102,41 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(ep.secret);
-    const overlap = new Date(rotated.body.previousSecretExpiresAt).getTime() - new Date(rotated.body.updatedAt).getTime();
+    const overlap =
+      new Date(rotated.body.previousSecretExpiresAt).getTime() - new Date(rotated.body.updatedAt).getTime();
     expect(overlap).toBe(24 * 3_600_000);
   });
 
   it('refuses an unknown event kind listing the allowed ones, and a planned kind saying it is not built', async () => {
-    const res = await a.call('POST', '/api/v1/webhook-endpoints', { url: 'https://hooks.example.test/', events: ['company.name_changed', 'company.deleted', 'company.filing_published', 7] });
+    const res = await a.call('POST', '/api/v1/webhook-endpoints', {
+      url: 'https://hooks.example.test/',
+      events: ['company.name_changed', 'company.deleted', 'company.filing_published', 7],
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_body');
     expect(res.body.errors).toEqual([
-      { field: 'events[1]', code: 'unknown_event', message: expect.stringContaining('allowed: company.status_changed, company.name_changed, company.address_changed, company.legal_form_changed, company.no_change, register.unavailable') },
-      { field: 'events[2]', code: 'planned_event', message: 'company.filing_published is planned, not built: it is never emitted yet' },
+      {
+        field: 'events[1]',
+        code: 'unknown_event',
+        message: expect.stringContaining(
+          'allowed: company.status_changed, company.name_changed, company.address_changed, company.legal_form_changed, company.no_change, register.unavailable',
+        ),
+      },
+      {
+        field: 'events[2]',
+        code: 'planned_event',
+        message: 'company.filing_published is planned, not built: it is never emitted yet',
+      },
       { field: 'events[3]', code: 'invalid_type', message: expect.any(String) },
     ]);
     const { body: ep } = await a.call('POST', '/api/v1/webhook-endpoints', { url: 'https://hooks.example.test/k' });
-    const planned = await a.call('PATCH', `/api/v1/webhook-endpoints/${ep.id}`, { events: ['company.officers_changed'] });
+    const planned = await a.call('PATCH', `/api/v1/webhook-endpoints/${ep.id}`, {
+      events: ['company.officers_changed'],
+    });
     expect(planned.status).toBe(400);
-    expect(planned.body.errors).toEqual([{ field: 'events[0]', code: 'planned_event', message: expect.stringMatching(/planned, not built/) }]);
+    expect(planned.body.errors).toEqual([
+      { field: 'events[0]', code: 'planned_event', message: expect.stringMatching(/planned, not built/) },
+    ]);
   });
 
   it.each([
@@ -123,7 +169,10 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
       return;
     }
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ code: 'target_not_allowed', errors: [{ field: 'url', code: 'target_not_allowed', message: expect.stringMatching(why) }] });
+    expect(res.body).toMatchObject({
+      code: 'target_not_allowed',
+      errors: [{ field: 'url', code: 'target_not_allowed', message: expect.stringMatching(why) }],
+    });
     // The same on update.
     const { body: ep } = await a.call('POST', '/api/v1/webhook-endpoints', { url: 'https://hooks.example.test/ok' });
     const patched = await a.call('PATCH', `/api/v1/webhook-endpoints/${ep.id}`, { url });
@@ -162,7 +211,12 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
     ];
     for (const [method, path, body] of routes) {
       const res = await a.call(method, path, body);
-      expect({ method, path, status: res.status, code: res.body?.code }).toEqual({ method, path, status: 404, code: 'resource_not_found' });
+      expect({ method, path, status: res.status, code: res.body?.code }).toEqual({
+        method,
+        path,
+        status: 404,
+        code: 'resource_not_found',
+      });
     }
     // Untouched.
     expect((await b.call('GET', `/api/v1/webhook-endpoints/${ep.id}`)).body).toMatchObject({ enabled: true });
@@ -170,7 +224,10 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
 
   it('allows at most 20 endpoints per account', async () => {
     const c = await signUp(app.url);
-    for (let i = 0; i < 20; i++) expect((await c.call('POST', '/api/v1/webhook-endpoints', { url: `https://hooks.example.test/${i}` })).status).toBe(201);
+    for (let i = 0; i < 20; i++)
+      expect(
+        (await c.call('POST', '/api/v1/webhook-endpoints', { url: `https://hooks.example.test/${i}` })).status,
+      ).toBe(201);
     const over = await c.call('POST', '/api/v1/webhook-endpoints', { url: 'https://hooks.example.test/21' });
     expect(over.status).toBe(409);
     expect(over.body.code).toBe('conflict');

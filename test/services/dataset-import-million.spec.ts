@@ -47,13 +47,69 @@ const gbHeader = () => fixtureText('registers/gb/ch-bulk-basiccompanydata-sample
 const formerNameRows = Math.floor((ROWS + 0) / 10);
 
 const CASES: Case[] = [
-  { country: 'GB', format: 'basiccompanydata-csv', ext: 'csv', generate: (p) => generateGbCsv(p, ROWS, gbHeader()), rows: ROWS, skipped: 0, probe: { number: '00000042', name: /LIMITED$/ } },
-  { country: 'FR', format: 'stockunitelegale-csv', ext: 'csv', generate: (p) => generateFrCsv(p, ROWS), rows: ROWS, skipped: 0, probe: { number: '100000041', name: /SAS$/ } },
-  { country: 'NO', format: 'enheter-json', ext: 'json.gz', generate: (p) => generateNoJsonGz(p, ROWS), rows: ROWS, skipped: 0, probe: { number: '800000041', name: / AS$/ } },
-  { country: 'DK', format: 'virksomhed-jsonl', ext: 'jsonl', generate: (p) => generateDkJsonl(p, ROWS), rows: ROWS, skipped: 0, probe: { number: '10000041', name: /ApS$/ } },
-  { country: 'AU', format: 'abn-xml', ext: 'xml', generate: (p) => generateAbnXml(p, ROWS), rows: ROWS, skipped: 0, probe: { number: '10000000041', name: /PTY LTD$/ } },
-  { country: 'AU', format: 'asic-csv', ext: 'txt', generate: (p) => generateAsicTsv(p, ROWS), rows: ROWS - formerNameRows, skipped: formerNameRows, probe: { number: '20000000041', name: /PTY LTD$/ } },
-  { country: 'CA', format: 'opendata-xml', ext: 'xml', generate: (p) => generateCaXml(p, ROWS), rows: ROWS, skipped: 0, probe: { number: '10000041', name: /INC\.$/ } },
+  {
+    country: 'GB',
+    format: 'basiccompanydata-csv',
+    ext: 'csv',
+    generate: (p) => generateGbCsv(p, ROWS, gbHeader()),
+    rows: ROWS,
+    skipped: 0,
+    probe: { number: '00000042', name: /LIMITED$/ },
+  },
+  {
+    country: 'FR',
+    format: 'stockunitelegale-csv',
+    ext: 'csv',
+    generate: (p) => generateFrCsv(p, ROWS),
+    rows: ROWS,
+    skipped: 0,
+    probe: { number: '100000041', name: /SAS$/ },
+  },
+  {
+    country: 'NO',
+    format: 'enheter-json',
+    ext: 'json.gz',
+    generate: (p) => generateNoJsonGz(p, ROWS),
+    rows: ROWS,
+    skipped: 0,
+    probe: { number: '800000041', name: / AS$/ },
+  },
+  {
+    country: 'DK',
+    format: 'virksomhed-jsonl',
+    ext: 'jsonl',
+    generate: (p) => generateDkJsonl(p, ROWS),
+    rows: ROWS,
+    skipped: 0,
+    probe: { number: '10000041', name: /ApS$/ },
+  },
+  {
+    country: 'AU',
+    format: 'abn-xml',
+    ext: 'xml',
+    generate: (p) => generateAbnXml(p, ROWS),
+    rows: ROWS,
+    skipped: 0,
+    probe: { number: '10000000041', name: /PTY LTD$/ },
+  },
+  {
+    country: 'AU',
+    format: 'asic-csv',
+    ext: 'txt',
+    generate: (p) => generateAsicTsv(p, ROWS),
+    rows: ROWS - formerNameRows,
+    skipped: formerNameRows,
+    probe: { number: '20000000041', name: /PTY LTD$/ },
+  },
+  {
+    country: 'CA',
+    format: 'opendata-xml',
+    ext: 'xml',
+    generate: (p) => generateCaXml(p, ROWS),
+    rows: ROWS,
+    skipped: 0,
+    probe: { number: '10000041', name: /INC\.$/ },
+  },
 ];
 
 const describeWithPostgres = process.env.DATABASE_URL ? describe : describe.skip;
@@ -83,7 +139,14 @@ describeWithPostgres(`importing ${ROWS.toLocaleString('en-US')} records per form
         const genSeconds = (Date.now() - genStart) / 1000;
 
         const { result: summary, peaks } = await measureMemory(() =>
-          importDataset({ dataSource, config, country: c.country, format: c.format, file: path, producedAt: new Date('2025-01-01T00:00:00Z') }),
+          importDataset({
+            dataSource,
+            config,
+            country: c.country,
+            format: c.format,
+            file: path,
+            producedAt: new Date('2025-01-01T00:00:00Z'),
+          }),
         );
         const heapGrowth = peaks.liveHeapGrowth;
         const rssGrowth = peaks.rssGrowth;
@@ -116,9 +179,18 @@ describeWithPostgres(`importing ${ROWS.toLocaleString('en-US')} records per form
     await dataSource.query('VACUUM ANALYZE company');
     // The GIN read runs inside company_name_matches: its index scans are counted.
     const scans = async () =>
-      Number(((await dataSource.query(`SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'company_words_gb'`)) as Array<{ idx_scan: string }>)[0].idx_scan);
+      Number(
+        (
+          (await dataSource.query(
+            `SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = 'company_words_gb'`,
+          )) as Array<{ idx_scan: string }>
+        )[0].idx_scan,
+      );
     const before = await scans();
-    expect((await dataSource.query(matchSql('GB'), ["'sesam' & 'stasjon'", "'sesam' & 'stasjon'", 20, 'sesam stasjon'])).length).toBeGreaterThan(0);
+    expect(
+      (await dataSource.query(matchSql('GB'), ["'sesam' & 'stasjon'", "'sesam' & 'stasjon'", 20, 'sesam stasjon']))
+        .length,
+    ).toBeGreaterThan(0);
     for (let i = 0; i < 50 && (await scans()) === before; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await scans()).toBeGreaterThan(before);
     const results = await new DatasetService(dataSource).searchByName('GB', 'Sesam Stasjon', 20);

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 // The benchmark's fake registers: any number answers, from recorded templates.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Fakes, NUMBERS } = require('../../bench/detection-fakes') as { Fakes: new () => any; NUMBERS: Record<string, (i: number) => string> };
+const { Fakes, NUMBERS } = require('../../bench/detection-fakes') as {
+  Fakes: new () => any;
+  NUMBERS: Record<string, (i: number) => string>;
+};
 import { createTestPostgresDatabase, HAS_SERVICES } from '../support/database';
 import { call, eventually } from '../support/event-side';
 import { runProcess, startProcess, Started, waitForHttp } from '../support/processes';
@@ -54,7 +57,12 @@ suite('change detection with two workers on Bull', () => {
     started.push(startProcess('worker.js', [], env), startProcess('worker.js', [], env));
     sql = new Client({ connectionString: db.url });
     await sql.connect();
-    await eventually(() => sql.query(`SELECT count(*)::int AS n FROM register_state WHERE country IN ('AU', 'CA') AND status = 'live'`), (r) => r.rows[0].n === 2, 30_000);
+    await eventually(
+      () =>
+        sql.query(`SELECT count(*)::int AS n FROM register_state WHERE country IN ('AU', 'CA') AND status = 'live'`),
+      (r) => r.rows[0].n === 2,
+      30_000,
+    );
 
     const base = `http://127.0.0.1:${PORT}`;
     const signedUp = await call(base, 'POST', '/api/v1/accounts', { body: { email: 'multi@example.com' } });
@@ -63,16 +71,28 @@ suite('change detection with two workers on Bull', () => {
     const ca = Array.from({ length: 30 }, (_, i) => NUMBERS.CA(i));
     const bulk = await call(base, 'POST', '/api/v1/watches/bulk', {
       key,
-      body: { watches: [...au.map((n) => ({ country: 'AU', registrationNumber: n })), ...ca.map((n) => ({ country: 'CA', registrationNumber: n }))] },
+      body: {
+        watches: [
+          ...au.map((n) => ({ country: 'AU', registrationNumber: n })),
+          ...ca.map((n) => ({ country: 'CA', registrationNumber: n })),
+        ],
+      },
     });
     expect(bulk.status).toBe(200);
     expect(bulk.body).toMatchObject({ created: 70, failed: 0 });
-    await eventually(() => sql.query(`SELECT count(*)::int AS n FROM company_snapshot WHERE baseline_at IS NOT NULL`), (r) => r.rows[0].n === 70, 60_000);
+    await eventually(
+      () => sql.query(`SELECT count(*)::int AS n FROM company_snapshot WHERE baseline_at IS NOT NULL`),
+      (r) => r.rows[0].n === 70,
+      60_000,
+    );
 
     // Two cycles with nothing changed.
     const from = Date.now();
     await new Promise((r) => setTimeout(r, 2 * INTERVAL_S * 1000 + 1_000));
-    for (const [cc, numbers] of [['AU', au], ['CA', ca]] as const) {
+    for (const [cc, numbers] of [
+      ['AU', au],
+      ['CA', ca],
+    ] as const) {
       for (const n of numbers) {
         const reads: number[] = fakes.reads[cc][n];
         // The baseline read, then one read per interval at the company's place in it: never two
@@ -90,21 +110,30 @@ suite('change detection with two workers on Bull', () => {
       }
     }
     // Every company's last check found nothing.
-    const byWorker = await sql.query(`SELECT count(*)::int AS n FROM company_snapshot WHERE check_outcome = 'no_change'`);
+    const byWorker = await sql.query(
+      `SELECT count(*)::int AS n FROM company_snapshot WHERE check_outcome = 'no_change'`,
+    );
     expect(byWorker.rows[0].n).toBe(70);
 
     // 10 companies change: each change is emitted once, whichever worker sees it.
     for (const n of [...au.slice(0, 6), ...ca.slice(0, 4)]) fakes.changed[n.length === 11 ? 'AU' : 'CA'].add(n);
     fakes.flip();
     const events = await eventually(
-      () => sql.query(`SELECT (body::jsonb)->'data'->>'entity_id' AS entity, count(*)::int AS n FROM event WHERE kind = 'company.name_changed' GROUP BY 1`),
+      () =>
+        sql.query(
+          `SELECT (body::jsonb)->'data'->>'entity_id' AS entity, count(*)::int AS n FROM event WHERE kind = 'company.name_changed' GROUP BY 1`,
+        ),
       (r) => r.rows.length === 10,
       60_000,
     );
     await new Promise((r) => setTimeout(r, INTERVAL_S * 1000 + 1_000));
-    const after = await sql.query(`SELECT (body::jsonb)->'data'->>'entity_id' AS entity, count(*)::int AS n FROM event WHERE kind = 'company.name_changed' GROUP BY 1`);
+    const after = await sql.query(
+      `SELECT (body::jsonb)->'data'->>'entity_id' AS entity, count(*)::int AS n FROM event WHERE kind = 'company.name_changed' GROUP BY 1`,
+    );
     expect(after.rows).toHaveLength(10);
     expect(after.rows.every((r) => r.n === 1)).toBe(true);
-    expect(events.rows.map((r) => r.entity).sort()).toEqual([...au.slice(0, 6).map((n) => `ent_au_${n}`), ...ca.slice(0, 4).map((n) => `ent_ca_${n}`)].sort());
+    expect(events.rows.map((r) => r.entity).sort()).toEqual(
+      [...au.slice(0, 6).map((n) => `ent_au_${n}`), ...ca.slice(0, 4).map((n) => `ent_ca_${n}`)].sort(),
+    );
   });
 });

@@ -49,7 +49,9 @@ suite('several processes on real Postgres and Redis', () => {
   });
 
   it('two api processes share one count of 120 requests per hour', async () => {
-    const apis = [3411, 3412].map((port) => startProcess('main.js', ['--role=api'], { ...env, PORT: String(port), HOST: '127.0.0.1' }));
+    const apis = [3411, 3412].map((port) =>
+      startProcess('main.js', ['--role=api'], { ...env, PORT: String(port), HOST: '127.0.0.1' }),
+    );
     started.push(...apis);
     await Promise.all(apis.map((api, i) => waitForHttp(`http://127.0.0.1:${3411 + i}/health/ready`, api)));
     const statuses: number[] = [];

@@ -18,7 +18,11 @@ suite('register politeness shared by every process through Redis', () => {
   beforeAll(async () => {
     await fake.start();
     fake.get(() => true, { body: '<html></html>', headers: { 'Content-Type': 'text/html' } });
-    const env = { REDIS_URL: process.env.REDIS_URL!, REDIS_KEY_PREFIX: `rlpolite-${randomBytes(4).toString('hex')}`, REGISTER_GB_WEB_URL: fake.url };
+    const env = {
+      REDIS_URL: process.env.REDIS_URL!,
+      REDIS_KEY_PREFIX: `rlpolite-${randomBytes(4).toString('hex')}`,
+      REGISTER_GB_WEB_URL: fake.url,
+    };
     for (let i = 0; i < 2; i++) {
       const config = AppConfig.fromEnv(env);
       const health = new RedisHealth(config);

@@ -107,7 +107,10 @@ suite('Redis stopped and restarted under load', () => {
     const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
     expect(ms[Math.floor(ms.length * 0.99)]).toBeLessThan(500);
 
-    const lines = service.output().split('\n').filter((l) => /"context":"Redis"/.test(l));
+    const lines = service
+      .output()
+      .split('\n')
+      .filter((l) => /"context":"Redis"/.test(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/Redis went away/);
     expect(lines[1]).toMatch(/Redis is back after \d+ s/);

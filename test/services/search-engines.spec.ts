@@ -14,8 +14,12 @@ import { createTestDataSource } from '../support/database';
  */
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { generateGb } = require('../../bench/bulk-generator') as { generateGb: (path: string, rows: number) => Promise<void> };
-const { buildClasses } = require('../../bench/query-classes') as { buildClasses: (o: object) => Promise<Record<string, Array<{ q: string }>>> };
+const { generateGb } = require('../../bench/bulk-generator') as {
+  generateGb: (path: string, rows: number) => Promise<void>;
+};
+const { buildClasses } = require('../../bench/query-classes') as {
+  buildClasses: (o: object) => Promise<Record<string, Array<{ q: string }>>>;
+};
 
 const ROWS = 4_000;
 const describeWithPostgres = process.env.DATABASE_URL ? describe : describe.skip;
@@ -49,17 +53,37 @@ describeWithPostgres(`PGlite and Postgres on the same ${ROWS.toLocaleString('en-
       perClass: 25,
       limit: 20,
       counts: async (words: string[]) =>
-        new Map(((await ds.query(`SELECT word, companies FROM company_word WHERE country = 'GB' AND word = ANY($1::text[])`, [words])) as Array<{ word: string; companies: number }>).map((r) => [r.word, Number(r.companies)])),
+        new Map(
+          (
+            (await ds.query(
+              `SELECT word, companies FROM company_word WHERE country = 'GB' AND word = ANY($1::text[])`,
+              [words],
+            )) as Array<{ word: string; companies: number }>
+          ).map((r) => [r.word, Number(r.companies)]),
+        ),
       beginning: async () => 0,
     });
     const queries = [
-      ...Object.entries(classes).filter(([k]) => k !== 'number').flatMap(([, qs]) => qs.map((x) => x.q)),
-      'limited', 'ltd', 'the', 'uk', 'a', 'zz', 'holdings services uk group', 'Æble Ø', 'x'.repeat(60),
+      ...Object.entries(classes)
+        .filter(([k]) => k !== 'number')
+        .flatMap(([, qs]) => qs.map((x) => x.q)),
+      'limited',
+      'ltd',
+      'the',
+      'uk',
+      'a',
+      'zz',
+      'holdings services uk group',
+      'Æble Ø',
+      'x'.repeat(60),
     ];
     let compared = 0;
     for (const q of queries) {
       const [a, b] = await Promise.all([pglite.searchByName('GB', q, 20), postgres.searchByName('GB', q, 20)]);
-      expect({ q, numbers: a.map((r) => r.registrationNumber) }).toEqual({ q, numbers: b.map((r) => r.registrationNumber) });
+      expect({ q, numbers: a.map((r) => r.registrationNumber) }).toEqual({
+        q,
+        numbers: b.map((r) => r.registrationNumber),
+      });
       compared += a.length;
     }
     // The comparison is not between empty answers.

@@ -16,10 +16,16 @@ import { createTestDataSource } from '../support/database';
  */
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { generateGb } = require('../../bench/bulk-generator') as { generateGb: (path: string, rows: number) => Promise<void> };
+const { generateGb } = require('../../bench/bulk-generator') as {
+  generateGb: (path: string, rows: number) => Promise<void>;
+};
 const { buildClasses, judge } = require('../../bench/query-classes') as {
   buildClasses: (o: object) => Promise<Record<string, Array<{ q: string; i: number; ambiguous?: boolean }>>>;
-  judge: (kind: string, q: { q: string; i: number; ambiguous?: boolean }, results: Array<{ name: string; registrationNumber: string }>) => { found: boolean | null; loose: boolean | null };
+  judge: (
+    kind: string,
+    q: { q: string; i: number; ambiguous?: boolean },
+    results: Array<{ name: string; registrationNumber: string }>,
+  ) => { found: boolean | null; loose: boolean | null };
 };
 
 const ROWS = Number(process.env.SEARCH_QUALITY_ROWS ?? 200_000);
@@ -38,7 +44,13 @@ describeWithPostgres(`name search quality on ${ROWS.toLocaleString('en-US')} rea
   beforeAll(async () => {
     ({ dataSource, config, close } = await createTestDataSource('postgres'));
     await generateGb(file, ROWS);
-    const summary = await importDataset({ dataSource, config, country: 'GB', file, producedAt: new Date('2026-11-01T00:00:00Z') });
+    const summary = await importDataset({
+      dataSource,
+      config,
+      country: 'GB',
+      file,
+      producedAt: new Date('2026-11-01T00:00:00Z'),
+    });
     expect(summary.inserted).toBe(ROWS);
     service = new DatasetService(dataSource);
     classes = await buildClasses({
@@ -46,7 +58,10 @@ describeWithPostgres(`name search quality on ${ROWS.toLocaleString('en-US')} rea
       perClass: 100,
       limit: LIMIT,
       counts: async (words: string[]) => {
-        const rows = (await dataSource.query(`SELECT word, companies FROM company_word WHERE country = 'GB' AND word = ANY($1::text[])`, [words])) as Array<{ word: string; companies: number }>;
+        const rows = (await dataSource.query(
+          `SELECT word, companies FROM company_word WHERE country = 'GB' AND word = ANY($1::text[])`,
+          [words],
+        )) as Array<{ word: string; companies: number }>;
         return new Map(rows.map((r) => [r.word, Number(r.companies)]));
       },
       beginning: async (prefix: string, limit: number) => {
@@ -72,7 +87,9 @@ describeWithPostgres(`name search quality on ${ROWS.toLocaleString('en-US')} rea
     }
   });
 
-  async function rates(kind: string): Promise<{ found: number; loose: number; empty: number; answers: Array<{ q: string; results: string[] }> }> {
+  async function rates(
+    kind: string,
+  ): Promise<{ found: number; loose: number; empty: number; answers: Array<{ q: string; results: string[] }> }> {
     let found = 0;
     let loose = 0;
     let empty = 0;
@@ -86,7 +103,9 @@ describeWithPostgres(`name search quality on ${ROWS.toLocaleString('en-US')} rea
       answers.push({ q: query.q, results: results.map((r) => r.name) });
     }
     const n = classes[kind].length;
-    figures.push(`${kind.padEnd(7)} found ${((100 * found) / n).toFixed(0)}%, counting identical names / ambiguous prefixes ${((100 * loose) / n).toFixed(0)}%, empty answers ${empty}`);
+    figures.push(
+      `${kind.padEnd(7)} found ${((100 * found) / n).toFixed(0)}%, counting identical names / ambiguous prefixes ${((100 * loose) / n).toFixed(0)}%, empty answers ${empty}`,
+    );
     return { found: found / n, loose: loose / n, empty, answers };
   }
 
@@ -130,7 +149,10 @@ describeWithPostgres(`name search quality on ${ROWS.toLocaleString('en-US')} rea
     const firstLoose = holds.indexOf(false);
     if (firstLoose >= 0) expect(holds.slice(firstLoose)).not.toContain(true);
     // Names that begin with the query's words as typed first, then rank order: fewer words, then fewer characters.
-    const key = (name: string) => [name.toLowerCase().startsWith(words.join(' ')) ? 0 : 1, name.split(' ').length * 1024 + name.length];
+    const key = (name: string) => [
+      name.toLowerCase().startsWith(words.join(' ')) ? 0 : 1,
+      name.split(' ').length * 1024 + name.length,
+    ];
     const exact = results.filter((_, k) => holds[k]).map((r) => key(r.name));
     expect(exact).toEqual([...exact].sort((a, b) => a[0] - b[0] || a[1] - b[1]));
   }, 60_000);

@@ -27,7 +27,11 @@ const data = (n: number): CompanyChangeData => ({
   registration_number: String(900000000 + n),
   register: { name: 'Enhetsregisteret', official_url: 'https://www.brreg.no' },
   change: { field: 'name', previous: `OLD ${n} AS`, current: `COMPANY ${n} AS`, observed_at: new Date().toISOString() },
-  provenance: { source_mode: 'live', source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${900000000 + n}`, retrieved_at: new Date().toISOString() },
+  provenance: {
+    source_mode: 'live',
+    source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${900000000 + n}`,
+    retrieved_at: new Date().toISOString(),
+  },
 });
 
 /** Delivery settings of every process here: short timeout and lease, fast retries and sweeps. */
@@ -57,30 +61,57 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
 
   beforeAll(async () => {
     db = await createTestPostgresDatabase('rl_webhooks');
-    env = { ...unreachableRegisters(), ...DELIVERY_ENV, DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL!, REDIS_KEY_PREFIX: `rlwh-${randomBytes(4).toString('hex')}`, MIGRATE_ON_BOOT: 'false' };
+    env = {
+      ...unreachableRegisters(),
+      ...DELIVERY_ENV,
+      DATABASE_URL: db.url,
+      REDIS_URL: process.env.REDIS_URL!,
+      REDIS_KEY_PREFIX: `rlwh-${randomBytes(4).toString('hex')}`,
+      MIGRATE_ON_BOOT: 'false',
+    };
     expect((await runProcess('cli/migrate.js', [], env)).code).toBe(0);
     api = startProcess('main.js', ['--role=api'], { ...env, PORT: '3431', HOST: '127.0.0.1' });
     await waitForHttp('http://127.0.0.1:3431/health/ready', api);
 
     // A customer with live delivery (approved with the admin command) and four endpoints on one receiver.
     receiver = await new WebhookReceiver().start();
-    const signup = await call('http://127.0.0.1:3431', 'POST', '/api/v1/accounts', { body: { email: 'ops@example.com' } });
+    const signup = await call('http://127.0.0.1:3431', 'POST', '/api/v1/accounts', {
+      body: { email: 'ops@example.com' },
+    });
     accountId = signup.body.account.id;
     const key = signup.body.apiKey;
     for (const path of ['a', 'b', 'c', 'd']) {
-      const ep = await call('http://127.0.0.1:3431', 'POST', '/api/v1/webhook-endpoints', { key, body: { url: `${receiver.url}/${path}` } });
+      const ep = await call('http://127.0.0.1:3431', 'POST', '/api/v1/webhook-endpoints', {
+        key,
+        body: { url: `${receiver.url}/${path}` },
+      });
       endpointIds.push(ep.body.id);
       receiver.secrets.push(ep.body.secret);
     }
-    const request = await call('http://127.0.0.1:3431', 'POST', '/api/v1/access-requests', { key, body: { countries: ['NO'], monthlyVolume: 10_000, events: ['company.name_changed'], useCase: 'Multi-process delivery test.' } });
+    const request = await call('http://127.0.0.1:3431', 'POST', '/api/v1/access-requests', {
+      key,
+      body: {
+        countries: ['NO'],
+        monthlyVolume: 10_000,
+        events: ['company.name_changed'],
+        useCase: 'Multi-process delivery test.',
+      },
+    });
     const approved = await runProcess('cli/admin.js', ['access-requests', 'approve', request.body.id], env);
     expect(approved).toMatchObject({ code: 0, output: expect.stringContaining(`approved ${request.body.id}`) });
 
     // The publisher as detection will use it, from this process.
     const config = AppConfig.fromEnv(env, 'worker');
     dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
-    queues = ['probe', 'delivery'].map((name) => new Bull(name, { redis: env.REDIS_URL, prefix: env.REDIS_KEY_PREFIX }));
-    const jobs = new BullJobQueue(new Map([['probe', queues[0]], ['delivery', queues[1]]]) as never);
+    queues = ['probe', 'delivery'].map(
+      (name) => new Bull(name, { redis: env.REDIS_URL, prefix: env.REDIS_KEY_PREFIX }),
+    );
+    const jobs = new BullJobQueue(
+      new Map([
+        ['probe', queues[0]],
+        ['delivery', queues[1]],
+      ]) as never,
+    );
     publisher = new EventPublisher(dataSource, new DeliveryQueue(jobs), new Clock(), config);
   });
 
@@ -106,20 +137,33 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
   async function publish(n: number, from: number): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const p = await publisher.publishAndWake({ accountId, kind: 'company.name_changed', isTest: false, data: data(from + i) });
+      const p = await publisher.publishAndWake({
+        accountId,
+        kind: 'company.name_changed',
+        isTest: false,
+        data: data(from + i),
+      });
       ids.push(...p.deliveries.map((d) => d.id));
     }
     return ids;
   }
 
   const states = (ids: string[]) =>
-    sql<{ state: string; n: number }>(`SELECT state, count(*)::int AS n FROM delivery WHERE id = ANY($1) GROUP BY state`, [ids]).then((rows) => Object.fromEntries(rows.map((r) => [r.state, r.n])));
+    sql<{ state: string; n: number }>(
+      `SELECT state, count(*)::int AS n FROM delivery WHERE id = ANY($1) GROUP BY state`,
+      [ids],
+    ).then((rows) => Object.fromEntries(rows.map((r) => [r.state, r.n])));
 
   /** Starts a worker and resolves once it says it is ready: on a loaded machine a start takes seconds. */
   async function startWorker(): Promise<Started> {
     const worker = startProcess('worker.js', [], env);
     workers.push(worker);
-    await eventually(() => Promise.resolve(worker.output()), (out) => /worker ready/.test(out), 60_000, 100);
+    await eventually(
+      () => Promise.resolve(worker.output()),
+      (out) => /worker ready/.test(out),
+      60_000,
+      100,
+    );
     return worker;
   }
 
@@ -136,7 +180,12 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
   async function twoWorkersDeliver(): Promise<void> {
     const ids = await publish(50, 0);
     expect(ids).toHaveLength(200);
-    await eventually(() => states(ids), (s) => s.succeeded === 200, 60_000, 250);
+    await eventually(
+      () => states(ids),
+      (s) => s.succeeded === 200,
+      60_000,
+      250,
+    );
     await new Promise((r) => setTimeout(r, 1_000)); // nothing more arrives
 
     expect(receiver.requests).toHaveLength(200);
@@ -165,20 +214,33 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
     await new Promise((r) => doomed.child.once('exit', r));
     await startWorker(); // the survivor
 
-    await eventually(() => states(ids), (s) => s.succeeded === 60, 90_000, 500);
-    const messageIds = await sql<{ id: string; message_id: string; attempt_count: number }>(`SELECT id, message_id, attempt_count FROM delivery WHERE id = ANY($1)`, [ids]);
+    await eventually(
+      () => states(ids),
+      (s) => s.succeeded === 60,
+      90_000,
+      500,
+    );
+    const messageIds = await sql<{ id: string; message_id: string; attempt_count: number }>(
+      `SELECT id, message_id, attempt_count FROM delivery WHERE id = ANY($1)`,
+      [ids],
+    );
     const received = new Map<string, Set<string>>();
     for (const r of receiver.requests) {
       const key = `${r.url} ${r.rawBody}`; // one event to one endpoint
       received.set(key, (received.get(key) ?? new Set()).add(String(r.headers['webhook-id'])));
     }
     // None lost: every delivery's webhook-id arrived; a duplicate always carries the same webhook-id.
-    expect(new Set(receiver.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set(messageIds.map((m) => m.message_id)));
+    expect(new Set(receiver.requests.map((r) => r.headers['webhook-id']))).toEqual(
+      new Set(messageIds.map((m) => m.message_id)),
+    );
     expect([...received.values()].every((set) => set.size === 1)).toBe(true);
     expect(received.size).toBe(60);
     expect(receiver.requests.length).toBeGreaterThanOrEqual(60 + 16);
     // The killed worker's attempts are in the log as abandoned; the next attempt had a new number.
-    const [abandoned] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM delivery_attempt WHERE delivery_id = ANY($1) AND error_class = 'abandoned'`, [ids]);
+    const [abandoned] = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM delivery_attempt WHERE delivery_id = ANY($1) AND error_class = 'abandoned'`,
+      [ids],
+    );
     expect(abandoned.n).toBe(16);
     expect(messageIds.filter((m) => m.attempt_count >= 2)).toHaveLength(16);
   });
@@ -191,7 +253,14 @@ describe('webhook delivery across a restart of the embedded process', () => {
   let receiver: WebhookReceiver;
   const port = 20_000 + Math.floor(Math.random() * 10_000);
   const base = `http://127.0.0.1:${port}`;
-  const start = () => startProcess('main.js', [], { ...unreachableRegisters(), ...DELIVERY_ENV, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1' });
+  const start = () =>
+    startProcess('main.js', [], {
+      ...unreachableRegisters(),
+      ...DELIVERY_ENV,
+      DATA_DIR: dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rl-restart-'));
@@ -213,7 +282,9 @@ describe('webhook delivery across a restart of the embedded process', () => {
     receiver.answerWith(() => ({ hang: true }));
     // Three test events whose first attempt hangs when the process is killed.
     const pending = ['company.name_changed', 'company.status_changed', 'register.unavailable'].map((event) =>
-      call(base, 'POST', '/api/v1/simulator/events', { key, body: { event, endpointId: ep.body.id } }).catch(() => null),
+      call(base, 'POST', '/api/v1/simulator/events', { key, body: { event, endpointId: ep.body.id } }).catch(
+        () => null,
+      ),
     );
     await receiver.waitFor((r) => r.length === 3);
     app.child.kill('SIGKILL');
@@ -226,7 +297,12 @@ describe('webhook delivery across a restart of the embedded process', () => {
     const events = (await call(base, 'GET', '/api/v1/events', { key })).body.data as Array<{ id: string }>;
     expect(events).toHaveLength(3);
     const deliveries = await eventually(
-      async () => (await call(base, 'GET', `/api/v1/webhook-endpoints/${ep.body.id}/deliveries`, { key })).body.data as Array<{ state: string; webhookId: string; attemptCount: number }>,
+      async () =>
+        (await call(base, 'GET', `/api/v1/webhook-endpoints/${ep.body.id}/deliveries`, { key })).body.data as Array<{
+          state: string;
+          webhookId: string;
+          attemptCount: number;
+        }>,
       (list) => list.length === 3 && list.every((d) => d.state === 'succeeded'),
       40_000,
       500,

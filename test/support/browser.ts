@@ -12,7 +12,9 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export function describeWithBrowser(name: string): jest.Describe {
   const available = existsSync(CHROMIUM);
   if (!available && !process.env.REQUIRE_BROWSER) {
-    console.log(`${name}: skipped, no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or REQUIRE_BROWSER=1 to fail instead)`);
+    console.log(
+      `${name}: skipped, no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or REQUIRE_BROWSER=1 to fail instead)`,
+    );
     return describe.skip;
   }
   return describe;
@@ -22,7 +24,16 @@ export function describeWithBrowser(name: string): jest.Describe {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -31,7 +42,9 @@ export function launchChromium(): Promise<Browser> {
  * the app's http://127.0.0.1:<port> on both host and port.
  */
 export async function startOtherOrigin(html: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const site: Server = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html));
+  const site: Server = createServer((_req, res) =>
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html),
+  );
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://localhost:${(site.address() as AddressInfo).port}/`,

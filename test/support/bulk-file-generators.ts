@@ -10,9 +10,36 @@ import { createGzip } from 'node:zlib';
  */
 
 const WORDS = [
-  'SESAM', 'STASJON', 'MAGENTA', 'GANYMEDE', 'DANONE', 'ONEFLARE', 'ABBOTSFORD', 'CHAMBER', 'COMMERCE', 'TIETGEN',
-  'INVEST', 'ASSURE', 'WEALTH', 'ALTERNATIVES', 'NEWTON', 'HUNSLET', 'PEPPER', 'ROMILEY', 'SUNDAL', 'COLLIER',
-  'AGILYX', 'GRUPPEN', 'MIRANOVA', 'FONDSMÆGLERSELSKAB', 'SMIDTH', 'FAMILIEBARNEHAGE', 'NUMÉRIQUE', 'HØRSHOLM', 'MONTRÉAL', 'VICTORIA',
+  'SESAM',
+  'STASJON',
+  'MAGENTA',
+  'GANYMEDE',
+  'DANONE',
+  'ONEFLARE',
+  'ABBOTSFORD',
+  'CHAMBER',
+  'COMMERCE',
+  'TIETGEN',
+  'INVEST',
+  'ASSURE',
+  'WEALTH',
+  'ALTERNATIVES',
+  'NEWTON',
+  'HUNSLET',
+  'PEPPER',
+  'ROMILEY',
+  'SUNDAL',
+  'COLLIER',
+  'AGILYX',
+  'GRUPPEN',
+  'MIRANOVA',
+  'FONDSMÆGLERSELSKAB',
+  'SMIDTH',
+  'FAMILIEBARNEHAGE',
+  'NUMÉRIQUE',
+  'HØRSHOLM',
+  'MONTRÉAL',
+  'VICTORIA',
 ];
 
 export function companyName(i: number, suffix: string): string {
@@ -29,7 +56,14 @@ function day(i: number): { d: string; m: string; y: string } {
   return { d: pad((i % 28) + 1, 2), m: pad((i % 12) + 1, 2), y: String(1950 + (i % 74)) };
 }
 
-async function writeAll(target: Sink, rows: number, head: string, line: (i: number) => string, tail: string, sep = ''): Promise<void> {
+async function writeAll(
+  target: Sink,
+  rows: number,
+  head: string,
+  line: (i: number) => string,
+  tail: string,
+  sep = '',
+): Promise<void> {
   const { out, done } = target;
   if (!out.write(head)) await once(out, 'drain');
   const CHUNK = 2000;
@@ -72,12 +106,46 @@ export async function generateGbCsv(path: string, rows: number, header: string):
     (i) => {
       const { d, m, y } = day(i);
       const n = pad(i + 1, 8);
-      return [
-        q(companyName(i, 'LIMITED')), q(n), q(''), q(''), q(`UNIT ${i % 97} NEWTON BUSINESS CENTRE`), q('NEWTON CHAMBERS ROAD'), q('SHEFFIELD'), q(''), q('UNITED KINGDOM'), q('S35 2PH'),
-        q('Private Limited Company'), q(i % 10 === 0 ? 'Liquidation' : 'Active'), q('United Kingdom'), q(''), q(`${d}/${m}/${y}`), q('31'), q('7'), q('29/04/2022'), q(''), q('NO ACCOUNTS FILED'),
-        q('26/08/2021'), q(''), q('0'), q('0'), q('0'), q('0'), q('78300 - Human resources provision and management of human resources functions'), q(''), q(''), q(''),
-        q('0'), q('0'), q(`http://business.data.gov.uk/id/company/${n}`), ...Array.from({ length: 20 }, () => q('')), q('11/08/2021'), q(''),
-      ].join(',') + '\n';
+      return (
+        [
+          q(companyName(i, 'LIMITED')),
+          q(n),
+          q(''),
+          q(''),
+          q(`UNIT ${i % 97} NEWTON BUSINESS CENTRE`),
+          q('NEWTON CHAMBERS ROAD'),
+          q('SHEFFIELD'),
+          q(''),
+          q('UNITED KINGDOM'),
+          q('S35 2PH'),
+          q('Private Limited Company'),
+          q(i % 10 === 0 ? 'Liquidation' : 'Active'),
+          q('United Kingdom'),
+          q(''),
+          q(`${d}/${m}/${y}`),
+          q('31'),
+          q('7'),
+          q('29/04/2022'),
+          q(''),
+          q('NO ACCOUNTS FILED'),
+          q('26/08/2021'),
+          q(''),
+          q('0'),
+          q('0'),
+          q('0'),
+          q('0'),
+          q('78300 - Human resources provision and management of human resources functions'),
+          q(''),
+          q(''),
+          q(''),
+          q('0'),
+          q('0'),
+          q(`http://business.data.gov.uk/id/company/${n}`),
+          ...Array.from({ length: 20 }, () => q('')),
+          q('11/08/2021'),
+          q(''),
+        ].join(',') + '\n'
+      );
     },
     '',
   );
@@ -89,15 +157,55 @@ export const FR_HEADER =
 /** Sirene StockUniteLegale: the stock's 34 columns. */
 export async function generateFrCsv(path: string, rows: number): Promise<void> {
   const forms = ['5710', '5499', '6540', '5599', '1000'];
-  await writeAll(sink(path), rows, `${FR_HEADER}\n`, (i) => {
-    const { d, m, y } = day(i);
-    const form = forms[i % forms.length];
-    const person = form === '1000';
-    return [
-      pad(100000000 + i, 9), 'O', '', `${y}-${m}-${d}`, '', person ? 'M' : '', person ? 'JEAN' : '', '', '', '', '', '', '', 'NN', '', '2024-03-22T14:26:06', '2', '', '', `${y}-${m}-${d}`,
-      i % 7 === 0 ? 'C' : 'A', person ? WORDS[i % WORDS.length] : '', '', person ? '' : companyName(i, 'SAS'), '', '', '', form, '62.02A', 'NAFRev2', '00015', 'N', '', 'N',
-    ].join(',') + '\n';
-  }, '');
+  await writeAll(
+    sink(path),
+    rows,
+    `${FR_HEADER}\n`,
+    (i) => {
+      const { d, m, y } = day(i);
+      const form = forms[i % forms.length];
+      const person = form === '1000';
+      return (
+        [
+          pad(100000000 + i, 9),
+          'O',
+          '',
+          `${y}-${m}-${d}`,
+          '',
+          person ? 'M' : '',
+          person ? 'JEAN' : '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          'NN',
+          '',
+          '2024-03-22T14:26:06',
+          '2',
+          '',
+          '',
+          `${y}-${m}-${d}`,
+          i % 7 === 0 ? 'C' : 'A',
+          person ? WORDS[i % WORDS.length] : '',
+          '',
+          person ? '' : companyName(i, 'SAS'),
+          '',
+          '',
+          '',
+          form,
+          '62.02A',
+          'NAFRev2',
+          '00015',
+          'N',
+          '',
+          'N',
+        ].join(',') + '\n'
+      );
+    },
+    '',
+  );
 }
 
 /** Brønnøysund /enheter/lastned: a gzipped JSON array of Enhet objects of the API's shape. */
@@ -116,7 +224,15 @@ export async function generateNoJsonGz(path: string, rows: number): Promise<void
         registrertIMvaregisteret: true,
         naeringskode1: { kode: '52.292', beskrivelse: 'Skipsmegling' },
         antallAnsatte: i % 50,
-        forretningsadresse: { land: 'Norge', landkode: 'NO', postnummer: '0101', poststed: 'OSLO', adresse: [`Tyvholmen ${i % 99}`], kommune: 'OSLO', kommunenummer: '0301' },
+        forretningsadresse: {
+          land: 'Norge',
+          landkode: 'NO',
+          postnummer: '0101',
+          poststed: 'OSLO',
+          adresse: [`Tyvholmen ${i % 99}`],
+          kommune: 'OSLO',
+          kommunenummer: '0301',
+        },
         stiftelsesdato: `${y}-${m}-${d}`,
         registrertIForetaksregisteret: true,
         konkurs: i % 50 === 0,
@@ -132,28 +248,47 @@ export async function generateNoJsonGz(path: string, rows: number): Promise<void
 
 /** CVR scroll dump: one hit per line with a trimmed Vrvirksomhed document of the real shape. */
 export async function generateDkJsonl(path: string, rows: number): Promise<void> {
-  await writeAll(sink(path), rows, '', (i) => {
-    const { d, m, y } = day(i);
-    return JSON.stringify({
-      _index: 'cvr-v-20220630',
-      _id: String(4000000000 + i),
-      _source: {
-        Vrvirksomhed: {
-          cvrNummer: 10000000 + i,
-          reklamebeskyttet: i % 3 === 0,
-          virksomhedsstatus: [{ status: 'NORMAL', periode: { gyldigFra: `${y}-${m}-${d}`, gyldigTil: null } }],
-          livsforloeb: [{ periode: { gyldigFra: `${y}-${m}-${d}`, gyldigTil: null } }],
-          virksomhedMetadata: {
-            nyesteNavn: { navn: companyName(i, 'ApS'), periode: { gyldigFra: `${y}-${m}-${d}`, gyldigTil: null } },
-            nyesteVirksomhedsform: { virksomhedsformkode: 80, kortBeskrivelse: 'APS', langBeskrivelse: 'Anpartsselskab' },
-            nyesteBeliggenhedsadresse: { landekode: 'DK', vejnavn: 'Pilestræde', husnummerFra: 1 + (i % 90), etage: '3', postnummer: 1112, postdistrikt: 'København K' },
-            sammensatStatus: 'NORMAL',
-            stiftelsesDato: `${y}-${m}-${d}`,
+  await writeAll(
+    sink(path),
+    rows,
+    '',
+    (i) => {
+      const { d, m, y } = day(i);
+      return (
+        JSON.stringify({
+          _index: 'cvr-v-20220630',
+          _id: String(4000000000 + i),
+          _source: {
+            Vrvirksomhed: {
+              cvrNummer: 10000000 + i,
+              reklamebeskyttet: i % 3 === 0,
+              virksomhedsstatus: [{ status: 'NORMAL', periode: { gyldigFra: `${y}-${m}-${d}`, gyldigTil: null } }],
+              livsforloeb: [{ periode: { gyldigFra: `${y}-${m}-${d}`, gyldigTil: null } }],
+              virksomhedMetadata: {
+                nyesteNavn: { navn: companyName(i, 'ApS'), periode: { gyldigFra: `${y}-${m}-${d}`, gyldigTil: null } },
+                nyesteVirksomhedsform: {
+                  virksomhedsformkode: 80,
+                  kortBeskrivelse: 'APS',
+                  langBeskrivelse: 'Anpartsselskab',
+                },
+                nyesteBeliggenhedsadresse: {
+                  landekode: 'DK',
+                  vejnavn: 'Pilestræde',
+                  husnummerFra: 1 + (i % 90),
+                  etage: '3',
+                  postnummer: 1112,
+                  postdistrikt: 'København K',
+                },
+                sammensatStatus: 'NORMAL',
+                stiftelsesDato: `${y}-${m}-${d}`,
+              },
+            },
           },
-        },
-      },
-    }) + '\n';
-  }, '');
+        }) + '\n'
+      );
+    },
+    '',
+  );
 }
 
 /** ABR ABN bulk extract: one-line <ABR> records under <Transfer>. */
@@ -161,7 +296,9 @@ export async function generateAbnXml(path: string, rows: number): Promise<void> 
   await writeAll(
     sink(path),
     rows,
-    '<?xml version="1.0" encoding="UTF-8"?>\n<Transfer><TransferInfo><FileSequenceNumber>1</FileSequenceNumber><RecordCount>' + rows + '</RecordCount><ExtractTime>2025-05-28T02:10:00</ExtractTime></TransferInfo>\n',
+    '<?xml version="1.0" encoding="UTF-8"?>\n<Transfer><TransferInfo><FileSequenceNumber>1</FileSequenceNumber><RecordCount>' +
+      rows +
+      '</RecordCount><ExtractTime>2025-05-28T02:10:00</ExtractTime></TransferInfo>\n',
     (i) => {
       const { d, m, y } = day(i);
       const abn = String(10000000000 + i);
@@ -173,21 +310,55 @@ export async function generateAbnXml(path: string, rows: number): Promise<void> 
 }
 
 export const ASIC_HEADER = [
-  'Company Name', 'ACN', 'Type', 'Class', 'Sub Class', 'Status', 'Date of Registration', 'Date of Deregistration', 'Previous State of Registration',
-  'State Registration number', 'Modified since last report', 'Current Name Indicator', 'ABN', 'Current Name', 'Current Name Start Date',
+  'Company Name',
+  'ACN',
+  'Type',
+  'Class',
+  'Sub Class',
+  'Status',
+  'Date of Registration',
+  'Date of Deregistration',
+  'Previous State of Registration',
+  'State Registration number',
+  'Modified since last report',
+  'Current Name Indicator',
+  'ABN',
+  'Current Name',
+  'Current Name Start Date',
 ].join('\t');
 
 /** ASIC company dataset, tab-delimited; every tenth row a former-name row. */
 export async function generateAsicTsv(path: string, rows: number): Promise<void> {
   const statuses = ['REGD', 'REGD', 'REGD', 'DRGD', 'EXAD', 'SOFF'];
-  await writeAll(sink(path), rows, `${ASIC_HEADER}\n`, (i) => {
-    const { d, m, y } = day(i);
-    const former = i % 10 === 9;
-    return [
-      companyName(i, 'PTY LTD'), pad(100000000 + i, 9), 'APTY', 'LMSH', 'PROP', statuses[i % statuses.length], `${d}/${m}/${y}`, '', '', '', '', former ? 'N' : 'Y',
-      String(20000000000 + i), former ? companyName(i + 1, 'PTY LTD') : '', '',
-    ].join('\t') + '\n';
-  }, '');
+  await writeAll(
+    sink(path),
+    rows,
+    `${ASIC_HEADER}\n`,
+    (i) => {
+      const { d, m, y } = day(i);
+      const former = i % 10 === 9;
+      return (
+        [
+          companyName(i, 'PTY LTD'),
+          pad(100000000 + i, 9),
+          'APTY',
+          'LMSH',
+          'PROP',
+          statuses[i % statuses.length],
+          `${d}/${m}/${y}`,
+          '',
+          '',
+          '',
+          '',
+          former ? 'N' : 'Y',
+          String(20000000000 + i),
+          former ? companyName(i + 1, 'PTY LTD') : '',
+          '',
+        ].join('\t') + '\n'
+      );
+    },
+    '',
+  );
 }
 
 /** Corporations Canada OPEN_DATA_n.xml: <cc:corpcan><corporations><corporation> (compact, one per line). */

@@ -12,7 +12,9 @@ export const HAS_SERVICES = Boolean(process.env.DATABASE_URL && process.env.REDI
  * A fresh, empty, migrated Postgres database for one test file, created next to the one
  * DATABASE_URL names; `drop()` removes it.
  */
-export async function createTestPostgresDatabase(prefix = 'rl_test'): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createTestPostgresDatabase(
+  prefix = 'rl_test',
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error('DATABASE_URL is not set');
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
@@ -36,7 +38,9 @@ export async function createTestPostgresDatabase(prefix = 'rl_test'): Promise<{ 
 export type TestBackend = 'pglite' | 'postgres';
 
 /** A migrated DataSource on PGlite (in memory) or on a fresh Postgres database. */
-export async function createTestDataSource(backend: TestBackend): Promise<{ dataSource: DataSource; config: AppConfig; close: () => Promise<void> }> {
+export async function createTestDataSource(
+  backend: TestBackend,
+): Promise<{ dataSource: DataSource; config: AppConfig; close: () => Promise<void> }> {
   let drop = async () => undefined as void;
   let env: NodeJS.ProcessEnv;
   if (backend === 'postgres') {

@@ -92,4 +92,3 @@ export function openDataFile(corporations: string[], date = '2024-09-10T05:00:00
     '</cc:corpcan>',
   ].join('\n');
 }
-

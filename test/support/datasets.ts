@@ -18,11 +18,18 @@ function sampleFile(country: CountryCode): { name: string; content: string | Buf
     case 'GB':
       return { name: 'BasicCompanyData.csv', content: fixtureText('registers/gb/ch-bulk-basiccompanydata-sample.csv') };
     case 'FR':
-      return { name: 'StockUniteLegale.csv', content: fixtureText('datasets/fr/stockunitelegale-constructed-from-docs-sample.csv') };
+      return {
+        name: 'StockUniteLegale.csv',
+        content: fixtureText('datasets/fr/stockunitelegale-constructed-from-docs-sample.csv'),
+      };
     case 'DK':
       return { name: 'virksomhed.ndjson', content: `${realVirksomhedLines().join('\n')}\n` };
     case 'AU':
-      return { name: 'asic.tsv', content: fixtureText('datasets/au/asic-company-dataset-constructed-from-docs-sample.tsv'), format: 'asic-csv' };
+      return {
+        name: 'asic.tsv',
+        content: fixtureText('datasets/au/asic-company-dataset-constructed-from-docs-sample.tsv'),
+        format: 'asic-csv',
+      };
     case 'CA':
       return {
         name: 'OPEN_DATA_1.xml',

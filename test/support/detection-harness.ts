@@ -25,8 +25,14 @@ import { unreachableRegisters } from './test-app';
  */
 export class RecordingSink extends ChangeEventSink {
   async emit(m: EntityManager, event: DetectionEvent): Promise<EmittedEvent> {
-    await m.query(`CREATE TABLE IF NOT EXISTS test_detection_event (seq bigserial PRIMARY KEY, account_id text, kind text, data jsonb)`);
-    await m.query(`INSERT INTO test_detection_event (account_id, kind, data) VALUES ($1, $2, $3)`, [event.accountId, event.kind, JSON.stringify(event.data)]);
+    await m.query(
+      `CREATE TABLE IF NOT EXISTS test_detection_event (seq bigserial PRIMARY KEY, account_id text, kind text, data jsonb)`,
+    );
+    await m.query(`INSERT INTO test_detection_event (account_id, kind, data) VALUES ($1, $2, $3)`, [
+      event.accountId,
+      event.kind,
+      JSON.stringify(event.data),
+    ]);
     return { kind: event.kind };
   }
 
@@ -56,7 +62,10 @@ export interface DetectionHarness {
 
 export const T0 = '2026-11-22T12:00:00.000Z';
 
-export async function startDetectionHarness(env: Record<string, string> = {}, options: { now?: string } = {}): Promise<DetectionHarness> {
+export async function startDetectionHarness(
+  env: Record<string, string> = {},
+  options: { now?: string } = {},
+): Promise<DetectionHarness> {
   const fakes = await startFakeRegisters();
   const config = AppConfig.fromEnv(
     {
@@ -75,7 +84,13 @@ export async function startDetectionHarness(env: Record<string, string> = {}, op
   );
   const clock = new ManualClock(new Date(options.now ?? T0));
   const moduleRef = await Test.createTestingModule({
-    imports: [CoreModule.forConfig(config), DatabaseModule.forConfig(config), JobsModule.forConfig(config), StatusModule, MonitoringModule],
+    imports: [
+      CoreModule.forConfig(config),
+      DatabaseModule.forConfig(config),
+      JobsModule.forConfig(config),
+      StatusModule,
+      MonitoringModule,
+    ],
   })
     .overrideProvider(Clock)
     .useValue(clock)
@@ -88,7 +103,11 @@ export async function startDetectionHarness(env: Record<string, string> = {}, op
   const checks = ctx.get(CompanyCheckService);
   const cursors = ctx.get(FeedCursors);
   // Events committed before this process started (a restart on the same database) are not new.
-  let seen = Number((await dataSource.query(`SELECT to_regclass('test_detection_event') IS NOT NULL AS t`))[0].t ? (await dataSource.query(`SELECT coalesce(max(seq), 0) AS s FROM test_detection_event`))[0].s : 0);
+  let seen = Number(
+    (await dataSource.query(`SELECT to_regclass('test_detection_event') IS NOT NULL AS t`))[0].t
+      ? (await dataSource.query(`SELECT coalesce(max(seq), 0) AS s FROM test_detection_event`))[0].s
+      : 0,
+  );
   const harness: DetectionHarness = {
     fakes,
     config,
@@ -113,14 +132,23 @@ export async function startDetectionHarness(env: Record<string, string> = {}, op
       return id;
     },
     async account(accountId) {
-      await dataSource.query(`INSERT INTO account (id, email, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [accountId, `${accountId}@example.com`, clock.now()]);
+      await dataSource.query(`INSERT INTO account (id, email, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+        accountId,
+        `${accountId}@example.com`,
+        clock.now(),
+      ]);
     },
     async setReadable(country, readable) {
       const mirror = !readableSourceIsOfficial(config, country);
       await statuses.update(country, () =>
         readable
           ? { status: mirror ? 'degraded' : 'live', reason: null, consecutiveFailures: 0, consecutiveSuccesses: 2 }
-          : { status: 'degraded', reason: 'The last probe failed (http_5xx: HTTP 503).', consecutiveFailures: 1, consecutiveSuccesses: 0 },
+          : {
+              status: 'degraded',
+              reason: 'The last probe failed (http_5xx: HTTP 503).',
+              consecutiveFailures: 1,
+              consecutiveSuccesses: 0,
+            },
       );
     },
     async runDueChecks() {
@@ -136,9 +164,16 @@ export async function startDetectionHarness(env: Record<string, string> = {}, op
       return results;
     },
     async takeEvents() {
-      const exists: unknown[] = await dataSource.query(`SELECT 1 FROM pg_tables WHERE tablename = 'test_detection_event'`);
+      const exists: unknown[] = await dataSource.query(
+        `SELECT 1 FROM pg_tables WHERE tablename = 'test_detection_event'`,
+      );
       if (!exists.length) return [];
-      const rows: Array<{ seq: string; account_id: string; kind: DetectionEvent['kind']; data: Record<string, unknown> }> = await dataSource.query(
+      const rows: Array<{
+        seq: string;
+        account_id: string;
+        kind: DetectionEvent['kind'];
+        data: Record<string, unknown>;
+      }> = await dataSource.query(
         `SELECT seq, account_id, kind, data FROM test_detection_event WHERE seq > $1 ORDER BY seq`,
         [seen],
       );
@@ -158,7 +193,11 @@ function readableSourceIsOfficial(config: AppConfig, country: CountryCode): bool
 }
 
 /** Resolves when `check` returns true, or fails after `timeoutMs`. */
-export async function until(check: () => Promise<boolean> | boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function until(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

@@ -32,7 +32,9 @@ export async function startFakeNoRegister(): Promise<FakeRegister> {
 }
 
 export function routeFakeNoRegister(fake: FakeRegister): void {
-  const asa = JSON.parse(fixture(`${F}/brreg-enheter-search-organisasjonsform-asa-size5.json`)) as { _embedded: { enheter: Array<{ organisasjonsnummer: string }> } };
+  const asa = JSON.parse(fixture(`${F}/brreg-enheter-search-organisasjonsform-asa-size5.json`)) as {
+    _embedded: { enheter: Array<{ organisasjonsnummer: string }> };
+  };
   const abg = asa._embedded.enheter.find((e) => e.organisasjonsnummer === NO_ABG);
   if (!abg) throw new Error(`fixture has no unit ${NO_ABG}`);
   fake.get('/enheter', (req) =>
@@ -42,6 +44,10 @@ export function routeFakeNoRegister(fake: FakeRegister): void {
   );
   fake.get(`/enheter/${NO_ABG}`, { body: JSON.stringify(abg), headers: JSON_HEADERS });
   fake.get(`/enheter/${NO_ABG}/roller`, { fixture: `${F}/brreg-enhet-roller-923609016-equinor.json` });
-  fake.get(`/enheter/${NO_UNKNOWN}`, { status: 404, body: '{"status":404,"error":"Not Found"}', headers: JSON_HEADERS });
+  fake.get(`/enheter/${NO_UNKNOWN}`, {
+    status: 404,
+    body: '{"status":404,"error":"Not Found"}',
+    headers: JSON_HEADERS,
+  });
   fake.get(`/enheter/${NO_FAILING}`, { status: 503, body: 'Service Unavailable' });
 }

@@ -116,7 +116,9 @@ export class FakeRegister {
       return;
     }
     const body = answer.fixture ? readFileSync(join(FIXTURES, answer.fixture)) : (answer.body ?? '');
-    const contentType = answer.fixture?.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
+    const contentType = answer.fixture?.endsWith('.json')
+      ? 'application/json; charset=utf-8'
+      : 'text/plain; charset=utf-8';
     res.writeHead(answer.status ?? 200, { 'Content-Type': contentType, ...answer.headers });
     res.end(body);
   }

@@ -23,7 +23,10 @@ export interface MemoryPeaks {
  * Samples memory while `work` runs: every `everyMs` a full collection, then heapUsed (the live
  * heap), and the RSS. Growth is measured against a collected baseline taken just before.
  */
-export async function measureMemory<T>(work: () => Promise<T>, everyMs = 1000): Promise<{ result: T; peaks: MemoryPeaks }> {
+export async function measureMemory<T>(
+  work: () => Promise<T>,
+  everyMs = 1000,
+): Promise<{ result: T; peaks: MemoryPeaks }> {
   const collect = forceGc();
   collect();
   const base = process.memoryUsage();

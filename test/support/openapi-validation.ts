@@ -20,7 +20,11 @@ export function recordResponses(into: RecordedResponse[]) {
     const end = res.end.bind(res) as (...a: unknown[]) => Response;
     const keep = (chunk: unknown, encoding?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      chunks.push(
+        Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+      );
     };
     (res as unknown as { write: (...a: unknown[]) => boolean }).write = (chunk: unknown, ...rest: unknown[]) => {
       keep(chunk, rest[0]);
@@ -64,7 +68,12 @@ export class OpenApiResponseValidator {
     this.ajv.addSchema({ ...doc, $id: 'openapi' });
     this.paths = Object.keys(doc.paths ?? {}).map((template) => ({
       template,
-      pattern: new RegExp(`^${template.split('/').map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
+      pattern: new RegExp(
+        `^${template
+          .split('/')
+          .map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/')}$`,
+      ),
       literal: template.split('/').filter((s) => !/^\{.+\}$/.test(s)).length,
     }));
   }
@@ -73,7 +82,9 @@ export class OpenApiResponseValidator {
   check(r: RecordedResponse): string[] {
     if (r.path.startsWith('/docs')) return []; // the rendered pages of the document
     const where = `${r.method} ${r.path} → ${r.status}`;
-    const candidates = this.paths.filter((p) => p.pattern.test(safeDecode(r.path))).sort((a, b) => b.literal - a.literal);
+    const candidates = this.paths
+      .filter((p) => p.pattern.test(safeDecode(r.path)))
+      .sort((a, b) => b.literal - a.literal);
     const item = candidates[0] ? this.doc.paths[candidates[0].template] : undefined;
     const method = r.method.toLowerCase();
     if (method === 'options') return []; // CORS preflights
@@ -82,35 +93,58 @@ export class OpenApiResponseValidator {
       if (!r.path.startsWith('/api/public') && !item) return [];
       if (method === 'head') return []; // no body reaches the client
       // A method the path does not declare: the 405 the path declares for its other methods, or a problem document.
-      const declared405 = item && METHODS.map((m) => [m, item[m]?.responses?.['405']] as const).find(([, resp]) => resp?.content);
+      const declared405 =
+        item && METHODS.map((m) => [m, item[m]?.responses?.['405']] as const).find(([, resp]) => resp?.content);
       if (declared405 && r.status === 405) {
         const media = Object.keys(declared405[1].content)[0];
-        return this.checkSchema(where, `openapi#/paths/${escape(candidates[0].template)}/${declared405[0]}/responses/405/content/${escape(media)}/schema`, r, media);
+        return this.checkSchema(
+          where,
+          `openapi#/paths/${escape(candidates[0].template)}/${declared405[0]}/responses/405/content/${escape(media)}/schema`,
+          r,
+          media,
+        );
       }
       return this.checkSchema(where, 'openapi#/components/schemas/ProblemDetailsDto', r, 'application/problem+json');
     }
     const pointer = `openapi#/paths/${escape(candidates[0].template)}/${method === 'head' ? 'get' : method}/responses`;
     const code = String(r.status);
-    const key = op.responses?.[code] ? code : op.responses?.[`${code[0]}XX`] ? `${code[0]}XX` : op.responses?.default ? 'default' : undefined;
-    if (!key) return [`${where}: status ${code} not declared (declared: ${Object.keys(op.responses ?? {}).join(', ')})`];
+    const key = op.responses?.[code]
+      ? code
+      : op.responses?.[`${code[0]}XX`]
+        ? `${code[0]}XX`
+        : op.responses?.default
+          ? 'default'
+          : undefined;
+    if (!key)
+      return [`${where}: status ${code} not declared (declared: ${Object.keys(op.responses ?? {}).join(', ')})`];
     const response = op.responses[key] as Json;
     const problems: string[] = [];
-    if (r.path.startsWith('/api/public/v1') && r.headers['x-ratelimit-remaining'] !== undefined && !response.headers?.['X-RateLimit-Remaining']) {
+    if (
+      r.path.startsWith('/api/public/v1') &&
+      r.headers['x-ratelimit-remaining'] !== undefined &&
+      !response.headers?.['X-RateLimit-Remaining']
+    ) {
       problems.push(`${where}: X-RateLimit-Remaining sent but not declared`);
     }
     for (const [name, header] of Object.entries<Json>(response.headers ?? {})) {
       const value = r.headers[name.toLowerCase()];
-      if (header.required && value === undefined) problems.push(`${where}: header ${name} declared required but absent`);
-      if (value !== undefined && header.schema?.type === 'integer' && !/^\d+$/.test(String(value))) problems.push(`${where}: header ${name}=${value} is not an integer`);
+      if (header.required && value === undefined)
+        problems.push(`${where}: header ${name} declared required but absent`);
+      if (value !== undefined && header.schema?.type === 'integer' && !/^\d+$/.test(String(value)))
+        problems.push(`${where}: header ${name}=${value} is not an integer`);
     }
     if (method === 'head' || r.body.length === 0) return problems;
     const media = r.contentType.split(';')[0].trim();
     const content = response.content as Json | undefined;
     if (!content) return [...problems, `${where}: a ${media} body, but the response declares no content`];
     const declared = content[media] ? media : undefined;
-    if (!declared) return [...problems, `${where}: media type ${media} not declared (declared: ${Object.keys(content).join(', ')})`];
+    if (!declared)
+      return [...problems, `${where}: media type ${media} not declared (declared: ${Object.keys(content).join(', ')})`];
     if (!content[declared].schema) return problems;
-    return [...problems, ...this.checkSchema(where, `${pointer}/${escape(key)}/content/${escape(declared)}/schema`, r, declared)];
+    return [
+      ...problems,
+      ...this.checkSchema(where, `${pointer}/${escape(key)}/content/${escape(declared)}/schema`, r, declared),
+    ];
   }
 
   private checkSchema(where: string, ref: string, r: RecordedResponse, media: string): string[] {

@@ -22,8 +22,15 @@ export interface OpenedPage {
  * origin is aborted (the service must work offline) and recorded. CSP violations are
  * recorded by a listener installed before the page's own code runs.
  */
-export async function openPage(browser: Browser, origin: string, path: string, options: { width?: number; height?: number; beforeGoto?: (page: Page) => Promise<void> } = {}): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
+export async function openPage(
+  browser: Browser,
+  origin: string,
+  path: string,
+  options: { width?: number; height?: number; beforeGoto?: (page: Page) => Promise<void> } = {},
+): Promise<OpenedPage> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+  });
   const requests: string[] = [];
   const outside: string[] = [];
   const errors: string[] = [];
@@ -36,7 +43,9 @@ export async function openPage(browser: Browser, origin: string, path: string, o
   });
   await context.addInitScript(() => {
     const w = globalThis as any;
-    w.document.addEventListener('securitypolicyviolation', (e: any) => (w.__cspViolations ??= []).push(`${e.violatedDirective} ${e.blockedURI}`));
+    w.document.addEventListener('securitypolicyviolation', (e: any) =>
+      (w.__cspViolations ??= []).push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   const page = await context.newPage();
   page.on('pageerror', (err) => errors.push(err.message));
@@ -58,7 +67,9 @@ export async function expectCleanPage(opened: OpenedPage, origin: string): Promi
  * axe-core run in the page. Evaluated through the DevTools protocol rather than added as a
  * <script>: the page's CSP rightly refuses inline scripts.
  */
-export async function seriousAxeViolations(page: Page): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
+export async function seriousAxeViolations(
+  page: Page,
+): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const w = globalThis as any;
@@ -71,7 +82,10 @@ export async function seriousAxeViolations(page: Page): Promise<Array<{ id: stri
 
 /** The page is no wider than the viewport (no horizontal scrolling on a phone). */
 export async function pageWidth(page: Page): Promise<{ scrollWidth: number; viewport: number }> {
-  return page.evaluate(() => ({ scrollWidth: (globalThis as any).document.documentElement.scrollWidth, viewport: (globalThis as any).innerWidth }));
+  return page.evaluate(() => ({
+    scrollWidth: (globalThis as any).document.documentElement.scrollWidth,
+    viewport: (globalThis as any).innerWidth,
+  }));
 }
 
 /** Writes docs/screenshots/<name>.png when UPDATE_SCREENSHOTS=1 (committed once, shown in the README). */
@@ -82,7 +96,11 @@ export async function screenshotIfAsked(page: Page, name: string): Promise<void>
 
 /** The <dt> → <dd> texts of a description list. */
 export async function fieldsOf(dl: Locator): Promise<Record<string, string>> {
-  return dl.evaluate((dl) => Object.fromEntries([...dl.querySelectorAll('dt')].map((dt) => [dt.textContent ?? '', dt.nextElementSibling?.textContent ?? ''])));
+  return dl.evaluate((dl) =>
+    Object.fromEntries(
+      [...dl.querySelectorAll('dt')].map((dt) => [dt.textContent ?? '', dt.nextElementSibling?.textContent ?? '']),
+    ),
+  );
 }
 
 /** data-key (status bars) or id of the element that has the keyboard focus. */

@@ -37,7 +37,8 @@ export function startProcess(entry: string, args: string[], env: Record<string, 
 export async function waitForHttp(url: string, started: Started, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (started.child.exitCode !== null) throw new Error(`process exited (${started.child.exitCode}):\n${started.output()}`);
+    if (started.child.exitCode !== null)
+      throw new Error(`process exited (${started.child.exitCode}):\n${started.output()}`);
     try {
       const res = await fetch(url);
       if (res.ok) return;
@@ -50,7 +51,11 @@ export async function waitForHttp(url: string, started: Started, timeoutMs = 30_
 }
 
 /** Runs an entry point to completion. */
-export function runProcess(entry: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export function runProcess(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const p = startProcess(entry, args, env);
   return new Promise((resolve) => p.child.once('exit', (code) => resolve({ code, output: p.output() })));
 }
@@ -83,7 +88,11 @@ export class OwnRedis {
   }
 
   async restart(): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' });
+    this.child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+      { stdio: 'ignore' },
+    );
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       if (await canConnect(this.port)) return;

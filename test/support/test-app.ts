@@ -59,9 +59,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const mode = options.mode ?? MODE;
   const role = options.role ?? 'all';
   let dropDatabase = async () => undefined as void;
-  const env: Record<string, string> = { LOG_LEVEL: 'silent', PROBE_INTERVAL_SECONDS: '300', DATASET_SEED: 'false', ...unreachableRegisters(), ...options.env };
+  const env: Record<string, string> = {
+    LOG_LEVEL: 'silent',
+    PROBE_INTERVAL_SECONDS: '300',
+    DATASET_SEED: 'false',
+    ...unreachableRegisters(),
+    ...options.env,
+  };
   if (mode === 'services') {
-    if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error('services mode needs DATABASE_URL and REDIS_URL');
+    if (!process.env.DATABASE_URL || !process.env.REDIS_URL)
+      throw new Error('services mode needs DATABASE_URL and REDIS_URL');
     const db = await createTestPostgresDatabase();
     dropDatabase = db.drop;
     env.DATABASE_URL = db.url;
@@ -94,7 +101,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await app.close();
       await dropDatabase();
       if (mismatches.length > 0) {
-        throw new Error(`${mismatches.length} response(s) do not match the OpenAPI document:\n  ${[...new Set(mismatches)].slice(0, 25).join('\n  ')}`);
+        throw new Error(
+          `${mismatches.length} response(s) do not match the OpenAPI document:\n  ${[...new Set(mismatches)].slice(0, 25).join('\n  ')}`,
+        );
       }
     },
   };
@@ -110,7 +119,8 @@ export function unreachableRegisters(): Record<string, string> {
   for (const def of REGISTER_TABLE) {
     for (const [purpose, endpoint] of Object.entries(def.endpoints)) {
       if (endpoint.linksOnly) continue;
-      env[`REGISTER_${def.country}_${purpose}_URL`] = `http://127.0.0.1:9/${def.country.toLowerCase()}/${purpose.toLowerCase()}`;
+      env[`REGISTER_${def.country}_${purpose}_URL`] =
+        `http://127.0.0.1:9/${def.country.toLowerCase()}/${purpose.toLowerCase()}`;
     }
   }
   return env;

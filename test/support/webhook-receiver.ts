@@ -56,7 +56,15 @@ export class WebhookReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const rawBody = Buffer.concat(chunks).toString('utf8');
-        const received: ReceivedRequest = { at: Date.now(), method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawBody, body: parse(rawBody), verified: this.verify(rawBody, req.headers) };
+        const received: ReceivedRequest = {
+          at: Date.now(),
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          rawBody,
+          body: parse(rawBody),
+          verified: this.verify(rawBody, req.headers),
+        };
         const index = this.requests.push(received) - 1;
         this.waiters.splice(0).forEach((w) => w());
         this.respond(res, this.script(received, index));
@@ -85,7 +93,10 @@ export class WebhookReceiver {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.requests)) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`receiver: condition not met within ${timeoutMs} ms (${this.requests.length} requests received)`);
+      if (left <= 0)
+        throw new Error(
+          `receiver: condition not met within ${timeoutMs} ms (${this.requests.length} requests received)`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, Math.min(left, 250));
         this.waiters.push(() => {

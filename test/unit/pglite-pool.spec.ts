@@ -34,7 +34,9 @@ describe('embedded database (PGlite through TypeORM)', () => {
   it('applies every migration on an empty PGlite and finds pg_trgm working', async () => {
     const { dataSource, close } = await createTestDataSource('pglite');
     try {
-      const tables = await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`);
+      const tables = await dataSource.query(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
+      );
       expect(tables.map((t: { table_name: string }) => t.table_name)).toEqual(
         expect.arrayContaining(['company', 'migrations', 'probe', 'register_state', 'register_status_transition']),
       );

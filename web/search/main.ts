@@ -37,7 +37,9 @@ async function search(cc: string, query: string): Promise<void> {
   showText(error, null);
   message.textContent = `Searching ${register}…`;
   results.setAttribute('aria-busy', 'true');
-  const answer = await getJson<SearchResponse>(`/search?country=${encodeURIComponent(cc)}&q=${encodeURIComponent(query)}`);
+  const answer = await getJson<SearchResponse>(
+    `/search?country=${encodeURIComponent(cc)}&q=${encodeURIComponent(query)}`,
+  );
   if (mine !== latest) return;
   results.removeAttribute('aria-busy');
   if (!answer.ok) {

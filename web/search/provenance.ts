@@ -6,7 +6,9 @@ type Source = CompanyResult['source'];
 
 /** "Official" only for a live read from the register itself; anything else says it is not. */
 export function provenanceBadge(source: Source): HTMLElement {
-  return source.official === true ? h('span', { class: 'badge badge-official' }, 'Official') : h('span', { class: 'badge badge-fallback' }, 'Not official');
+  return source.official === true
+    ? h('span', { class: 'badge badge-official' }, 'Official')
+    : h('span', { class: 'badge badge-fallback' }, 'Not official');
 }
 
 /** Where the record was read, in words: "Brønnøysund's own API, read 2026-11-22 10:15 UTC". */
@@ -34,7 +36,12 @@ function splitKind(kind: string): [string, string] {
 /** The response's warning, shown before the results it is about. */
 export function warningNote(warning: string | undefined): HTMLElement | null {
   if (!warning) return null;
-  return h('div', { class: 'warning', role: 'note' }, h('p', { class: 'warning-title' }, 'Not an official live read'), h('p', {}, warning));
+  return h(
+    'div',
+    { class: 'warning', role: 'note' },
+    h('p', { class: 'warning-title' }, 'Not an official live read'),
+    h('p', {}, warning),
+  );
 }
 
 export function registerStatusBadge(status: string): HTMLElement {

@@ -24,17 +24,39 @@ export function renderResults(response: SearchResponse): Node[] {
   const { register } = response;
   return [
     h('h2', { id: 'results-heading' }, `Results from ${register.short}`),
-    h('p', { class: 'register-line' }, `${register.name}, ${response.countryName}. Register status: `, registerStatusBadge(register.status), '.'),
+    h(
+      'p',
+      { class: 'register-line' },
+      `${register.name}, ${response.countryName}. Register status: `,
+      registerStatusBadge(register.status),
+      '.',
+    ),
     warningNote(response.warning),
-    response.count > 0 ? h('ol', { class: 'result-list' }, ...response.results.map((r, i) => h('li', {}, renderResult(r, i, register.short, response.warning)))) : h('p', {}, summary(response)),
+    response.count > 0
+      ? h(
+          'ol',
+          { class: 'result-list' },
+          ...response.results.map((r, i) => h('li', {}, renderResult(r, i, register.short, response.warning))),
+        )
+      : h('p', {}, summary(response)),
     h('p', { class: 'attribution' }, response.attribution),
   ].filter((n): n is HTMLElement => n !== null);
 }
 
-function renderResult(result: CompanyResult, index: number, registerShort: string, searchWarning: string | undefined): HTMLElement {
+function renderResult(
+  result: CompanyResult,
+  index: number,
+  registerShort: string,
+  searchWarning: string | undefined,
+): HTMLElement {
   const id = `result-${index}`;
   const detail = h('div', { id: `${id}-detail`, class: 'detail', hidden: true });
-  const open = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': detail.id }, 'Show officers', hidden(` of ${result.name}`));
+  const open = h(
+    'button',
+    { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': detail.id },
+    'Show officers',
+    hidden(` of ${result.name}`),
+  );
   open.addEventListener('click', () => void toggleCompany(open, detail, result, registerShort, searchWarning));
   return h(
     'article',
@@ -42,7 +64,12 @@ function renderResult(result: CompanyResult, index: number, registerShort: strin
     h('div', { class: 'result-head' }, h('h3', { id: `${id}-name` }, result.name), provenanceBadge(result.source)),
     fields([
       ['Registration number', result.registrationNumber],
-      ['Status', result.status ? `${result.status} (${CATEGORY[result.statusCategory] ?? result.statusCategory})` : CATEGORY[result.statusCategory]],
+      [
+        'Status',
+        result.status
+          ? `${result.status} (${CATEGORY[result.statusCategory] ?? result.statusCategory})`
+          : CATEGORY[result.statusCategory],
+      ],
       ['Legal form', result.legalForm],
       ['Address', address(result)],
       ['Incorporated', result.incorporationDate],
@@ -52,7 +79,12 @@ function renderResult(result: CompanyResult, index: number, registerShort: strin
       'p',
       { class: 'actions' },
       open,
-      h('a', { href: result.source.url, target: '_blank', rel: 'noopener noreferrer' }, `View at ${registerShort}`, hidden(` (${result.name}, opens in a new tab)`)),
+      h(
+        'a',
+        { href: result.source.url, target: '_blank', rel: 'noopener noreferrer' },
+        `View at ${registerShort}`,
+        hidden(` (${result.name}, opens in a new tab)`),
+      ),
     ),
     detail,
   );
@@ -60,7 +92,13 @@ function renderResult(result: CompanyResult, index: number, registerShort: strin
 
 /** Label–value pairs as a description list; a missing value says so rather than vanishing. */
 export function fields(rows: Array<[string, string | null | undefined]>): HTMLElement {
-  return h('dl', { class: 'fields' }, ...rows.map(([label, value]) => h('div', {}, h('dt', {}, label), h('dd', value ? {} : { class: 'none' }, value || 'not published'))));
+  return h(
+    'dl',
+    { class: 'fields' },
+    ...rows.map(([label, value]) =>
+      h('div', {}, h('dt', {}, label), h('dd', value ? {} : { class: 'none' }, value || 'not published')),
+    ),
+  );
 }
 
 /** Most registers put the city in the address line already; say it once. */

@@ -17,7 +17,11 @@ export function getJson<T>(path: string): Promise<ApiAnswer<T>> {
 }
 
 /** One request, its answer read as JSON. Never throws (status 0: the service could not be reached). */
-export async function send<T>(url: string, init: RequestInit, onHeaders?: (headers: Headers) => void): Promise<ApiAnswer<T>> {
+export async function send<T>(
+  url: string,
+  init: RequestInit,
+  onHeaders?: (headers: Headers) => void,
+): Promise<ApiAnswer<T>> {
   let res: Response;
   try {
     res = await fetch(url, init);
@@ -48,6 +52,7 @@ function showQuota(headers: Headers): void {
   const left = Number(remaining);
   const reset = Number(headers.get('X-RateLimit-Reset'));
   if (left > 1_000_000) el.textContent = 'No request limit applies to you';
-  else if (left === 0 && reset > 0) el.textContent = `No requests left this hour: the count resets in ${duration(reset)}`;
+  else if (left === 0 && reset > 0)
+    el.textContent = `No requests left this hour: the count resets in ${duration(reset)}`;
   else el.textContent = `${plural(left, 'request')} left this hour`;
 }

@@ -45,7 +45,15 @@ export function hideAccess(): void {
 
 function draw(liveSince: string | null, latest: AccessRequest | null): void {
   if (liveSince) {
-    replace(state, h('p', {}, h('span', { class: 'state state-approved' }, 'enabled'), ` Live delivery is enabled for this account since ${utc(liveSince)}.`));
+    replace(
+      state,
+      h(
+        'p',
+        {},
+        h('span', { class: 'state state-approved' }, 'enabled'),
+        ` Live delivery is enabled for this account since ${utc(liveSince)}.`,
+      ),
+    );
     form.hidden = true;
     return;
   }
@@ -60,7 +68,15 @@ function draw(liveSince: string | null, latest: AccessRequest | null): void {
     approved: `${filed} was approved${latest.decidedAt ? ` on ${utc(latest.decidedAt)}` : ''}.`,
     rejected: `${filed} was rejected${latest.decidedAt ? ` on ${utc(latest.decidedAt)}` : ''}${latest.decisionReason ? `: ${latest.decisionReason.replace(/[.\s]+$/, '')}` : ''}. You may send another.`,
   };
-  replace(state, h('p', { id: 'access-request-state' }, h('span', { class: `state state-${latest.state}` }, latest.state), ` ${sentences[latest.state] ?? filed}`));
+  replace(
+    state,
+    h(
+      'p',
+      { id: 'access-request-state' },
+      h('span', { class: `state state-${latest.state}` }, latest.state),
+      ` ${sentences[latest.state] ?? filed}`,
+    ),
+  );
   form.hidden = latest.state !== 'rejected';
 }
 

@@ -35,9 +35,20 @@ export const keyStore = {
 };
 
 /** One call to /api/v1. Never throws (see send). */
-export function callAccountApi<T>(method: 'GET' | 'POST' | 'PATCH', path: string, key: string | null, body?: unknown): Promise<ApiAnswer<T>> {
+export function callAccountApi<T>(
+  method: 'GET' | 'POST' | 'PATCH',
+  path: string,
+  key: string | null,
+  body?: unknown,
+): Promise<ApiAnswer<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (key) headers.Authorization = `Bearer ${key}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  return send<T>(ACCOUNT_API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
+  return send<T>(ACCOUNT_API + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'omit',
+    cache: 'no-store',
+  });
 }

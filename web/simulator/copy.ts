@@ -6,7 +6,12 @@ import { h } from '../shared/dom';
  */
 export function copyButton(source: HTMLElement, what: string): HTMLElement {
   const note = h('span', { class: 'copy-note', role: 'status' });
-  const button = h('button', { type: 'button', class: 'secondary' }, 'Copy', h('span', { class: 'visually-hidden' }, ` ${what}`));
+  const button = h(
+    'button',
+    { type: 'button', class: 'secondary' },
+    'Copy',
+    h('span', { class: 'visually-hidden' }, ` ${what}`),
+  );
   button.addEventListener('click', async () => {
     const text = source.textContent ?? '';
     try {

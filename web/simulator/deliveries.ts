@@ -51,7 +51,9 @@ export async function refreshDeliveries(): Promise<void> {
     showText(error, `The deliveries could not be read. ${accountProblemSentence(answer, 'deliveries')}`);
     return;
   }
-  const details = await Promise.all(answer.body.data.map((d) => callAccountApi<DeliveryDetail>('GET', `${base}/${encodeURIComponent(d.id)}`, key)));
+  const details = await Promise.all(
+    answer.body.data.map((d) => callAccountApi<DeliveryDetail>('GET', `${base}/${encodeURIComponent(d.id)}`, key)),
+  );
   if (mine !== drawn) return;
   showText(error, null);
   const rows = answer.body.data.map((d, i) => {
@@ -59,14 +61,25 @@ export async function refreshDeliveries(): Promise<void> {
     return deliveryItem(d, detail.ok ? detail.body : null, key, base);
   });
   replace(list, ...rows);
-  message.textContent = rows.length === 0 ? 'No deliveries to this endpoint yet.' : rows.length === 1 ? 'One delivery.' : `The ${rows.length} newest deliveries.`;
-  if (answer.body.data.some((d) => d.state === 'pending') && polls++ < MAX_POLLS) timer = window.setTimeout(() => void refreshDeliveries(), POLL_MS);
+  message.textContent =
+    rows.length === 0
+      ? 'No deliveries to this endpoint yet.'
+      : rows.length === 1
+        ? 'One delivery.'
+        : `The ${rows.length} newest deliveries.`;
+  if (answer.body.data.some((d) => d.state === 'pending') && polls++ < MAX_POLLS)
+    timer = window.setTimeout(() => void refreshDeliveries(), POLL_MS);
 }
 
 function deliveryItem(d: Delivery, detail: DeliveryDetail | null, key: string, base: string): HTMLLIElement {
   const last = detail?.attempts[detail.attempts.length - 1] ?? null;
   const when = utc(d.createdAt, true);
-  const retry = h('button', { type: 'button', class: 'secondary' }, 'Retry', hidden(` the ${d.event} delivery of ${when}`));
+  const retry = h(
+    'button',
+    { type: 'button', class: 'secondary' },
+    'Retry',
+    hidden(` the ${d.event} delivery of ${when}`),
+  );
   retry.addEventListener('click', async () => {
     retry.disabled = true;
     const answer = await callAccountApi<Delivery>('POST', `${base}/${encodeURIComponent(d.id)}/retry`, key);
@@ -83,14 +96,29 @@ function deliveryItem(d: Delivery, detail: DeliveryDetail | null, key: string, b
   return h(
     'li',
     { class: 'delivery', 'data-id': d.id },
-    h('div', { class: 'delivery-head' }, h('span', { class: 'event-kind' }, d.event), d.isTest && h('span', { class: 'badge badge-test' }, 'Test'), h('span', { class: `state state-${d.state}` }, d.state)),
+    h(
+      'div',
+      { class: 'delivery-head' },
+      h('span', { class: 'event-kind' }, d.event),
+      d.isTest && h('span', { class: 'badge badge-test' }, 'Test'),
+      h('span', { class: `state state-${d.state}` }, d.state),
+    ),
     h(
       'dl',
       { class: 'fields' },
       field('Attempts', String(d.attemptCount)),
-      field('Last answer', last === null ? (d.state === 'held' ? 'Never sent: held until live delivery is enabled.' : 'No attempt yet.') : lastAnswer(last)),
+      field(
+        'Last answer',
+        last === null
+          ? d.state === 'held'
+            ? 'Never sent: held until live delivery is enabled.'
+            : 'No attempt yet.'
+          : lastAnswer(last),
+      ),
       field('Last attempt', d.lastAttemptAt ? utc(d.lastAttemptAt, true) : '—'),
-      d.state === 'pending' && d.nextAttemptAt ? field('Next attempt', utc(d.nextAttemptAt, true)) : field('Created', when),
+      d.state === 'pending' && d.nextAttemptAt
+        ? field('Next attempt', utc(d.nextAttemptAt, true))
+        : field('Created', when),
     ),
     h('div', { class: 'actions' }, retry),
   );

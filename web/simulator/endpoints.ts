@@ -27,7 +27,11 @@ export function selectedEndpoint(): WebhookEndpoint | null {
 }
 
 /** Reads the account's endpoints and selects `preferred` (else the one selected, else the newest). */
-export async function loadEndpoints(apiKey: string, changed: (endpoint: WebhookEndpoint | null) => void, preferred?: string): Promise<void> {
+export async function loadEndpoints(
+  apiKey: string,
+  changed: (endpoint: WebhookEndpoint | null) => void,
+  preferred?: string,
+): Promise<void> {
   key = apiKey;
   onChange = changed;
   const answer = await callAccountApi<WebhookEndpointList>('GET', '/webhook-endpoints', apiKey);
@@ -38,7 +42,10 @@ export async function loadEndpoints(apiKey: string, changed: (endpoint: WebhookE
   }
   const keep = preferred ?? select.value;
   endpoints = answer.body.data;
-  replace(select, ...endpoints.map((e) => h('option', { value: e.id }, `${e.url} (${e.enabled ? 'enabled' : 'disabled'})`)));
+  replace(
+    select,
+    ...endpoints.map((e) => h('option', { value: e.id }, `${e.url} (${e.enabled ? 'enabled' : 'disabled'})`)),
+  );
   const newest = [...endpoints].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
   select.value = endpoints.some((e) => e.id === keep) ? keep : (newest?.id ?? '');
   choice.hidden = endpoints.length === 0;
@@ -61,11 +68,20 @@ function drawState(): void {
   const endpoint = selectedEndpoint();
   enable.hidden = !endpoint || endpoint.enabled;
   if (!endpoint) replace(stateLine);
-  else if (endpoint.enabled) replace(stateLine, h('span', { class: 'state state-succeeded' }, 'enabled'), ' Test events are sent to it whatever events it subscribes to.');
+  else if (endpoint.enabled)
+    replace(
+      stateLine,
+      h('span', { class: 'state state-succeeded' }, 'enabled'),
+      ' Test events are sent to it whatever events it subscribes to.',
+    );
   else {
     const since = endpoint.disabledAt ? ` since ${utc(endpoint.disabledAt)}` : '';
     const why = endpoint.disabledReason ? `: ${endpoint.disabledReason.replace(/[.\s]+$/, '')}` : '';
-    replace(stateLine, h('span', { class: 'state state-failed' }, 'disabled'), ` Disabled${since}${why}. Nothing is sent to it until it is enabled again.`);
+    replace(
+      stateLine,
+      h('span', { class: 'state state-failed' }, 'disabled'),
+      ` Disabled${since}${why}. Nothing is sent to it until it is enabled again.`,
+    );
   }
   onChange(endpoint);
 }
@@ -80,7 +96,12 @@ enable.addEventListener('click', async () => {
   if (!endpoint || !key) return;
   const apiKey = key;
   enable.disabled = true;
-  const answer = await callAccountApi<WebhookEndpoint>('PATCH', `/webhook-endpoints/${encodeURIComponent(endpoint.id)}`, apiKey, { enabled: true });
+  const answer = await callAccountApi<WebhookEndpoint>(
+    'PATCH',
+    `/webhook-endpoints/${encodeURIComponent(endpoint.id)}`,
+    apiKey,
+    { enabled: true },
+  );
   enable.disabled = false;
   if (!answer.ok) {
     showText(error, `The endpoint could not be enabled. ${accountProblemSentence(answer, 'endpoint')}`);
@@ -99,7 +120,9 @@ form.addEventListener('submit', async (event) => {
   const button = form.querySelector('button')!;
   button.disabled = true;
   message.textContent = 'Adding the endpoint…';
-  const answer = await callAccountApi<WebhookEndpointWithSecret>('POST', '/webhook-endpoints', apiKey, { url: urlInput.value.trim() });
+  const answer = await callAccountApi<WebhookEndpointWithSecret>('POST', '/webhook-endpoints', apiKey, {
+    url: urlInput.value.trim(),
+  });
   button.disabled = false;
   if (key !== apiKey) return;
   message.textContent = '';
@@ -115,7 +138,8 @@ form.addEventListener('submit', async (event) => {
     title: 'The signing secret of this endpoint',
     value: answer.body.secret,
     what: 'the signing secret',
-    warning: 'Put it in your receiver’s configuration (WEBHOOK_SECRET) now: it will not be shown again, here or by the API. Lost, it can only be replaced (rotated) through the API.',
+    warning:
+      'Put it in your receiver’s configuration (WEBHOOK_SECRET) now: it will not be shown again, here or by the API. Lost, it can only be replaced (rotated) through the API.',
     focusAfter: () => document.getElementById('event'),
   });
 });

@@ -10,15 +10,27 @@ export { BUILT_EVENT_KINDS, COUNTRY_CODES, PLANNED_EVENT_KINDS };
 export function eventOptions(): HTMLElement[] {
   return [
     ...BUILT_EVENT_KINDS.map((k) => h('option', { value: k }, k)),
-    h('optgroup', { label: 'Planned, not built yet' }, ...PLANNED_EVENT_KINDS.map((k) => h('option', { value: k, disabled: true }, `${k} (planned)`))),
+    h(
+      'optgroup',
+      { label: 'Planned, not built yet' },
+      ...PLANNED_EVENT_KINDS.map((k) => h('option', { value: k, disabled: true }, `${k} (planned)`)),
+    ),
   ];
 }
 
 /** Checkboxes named `name`: one per value; `disabled` values shown with their note. */
-export function checkboxes(name: string, items: Array<{ value: string; label: string; disabled?: boolean }>): HTMLElement[] {
+export function checkboxes(
+  name: string,
+  items: Array<{ value: string; label: string; disabled?: boolean }>,
+): HTMLElement[] {
   return items.map((item) => {
     const id = `${name}-${item.value.replace(/[^a-z0-9]+/gi, '-')}`;
-    return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, name, value: item.value, disabled: item.disabled ?? false }), h('label', { for: id }, item.label));
+    return h(
+      'div',
+      { class: 'check' },
+      h('input', { type: 'checkbox', id, name, value: item.value, disabled: item.disabled ?? false }),
+      h('label', { for: id }, item.label),
+    );
   });
 }
 
@@ -27,5 +39,8 @@ export function countryItems(): Array<{ value: string; label: string }> {
 }
 
 export function eventItems(): Array<{ value: string; label: string; disabled?: boolean }> {
-  return [...BUILT_EVENT_KINDS.map((k) => ({ value: k, label: k })), ...PLANNED_EVENT_KINDS.map((k) => ({ value: k, label: `${k} (planned)`, disabled: true }))];
+  return [
+    ...BUILT_EVENT_KINDS.map((k) => ({ value: k, label: k })),
+    ...PLANNED_EVENT_KINDS.map((k) => ({ value: k, label: `${k} (planned)`, disabled: true })),
+  ];
 }

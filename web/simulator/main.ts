@@ -35,12 +35,22 @@ const sendError = byId('send-error');
 const sendResult = byId('send-result');
 const snippet = byId('snippet');
 const quota = byId('quota');
-const steps = { endpoint: byId('endpoint-step'), send: byId('send-step'), snippet: byId('snippet-step'), deliveries: byId('deliveries-step'), access: byId('access-step') };
+const steps = {
+  endpoint: byId('endpoint-step'),
+  send: byId('send-step'),
+  snippet: byId('snippet-step'),
+  deliveries: byId('deliveries-step'),
+  access: byId('access-step'),
+};
 
 let key: string | null = null;
 
 replace(eventSelect, ...eventOptions());
-replace(companyCountry, h('option', { value: '' }, 'Any'), ...COUNTRY_CODES.map((cc) => h('option', { value: cc }, `${countryName(cc)} (${cc})`)));
+replace(
+  companyCountry,
+  h('option', { value: '' }, 'Any'),
+  ...COUNTRY_CODES.map((cc) => h('option', { value: cc }, `${countryName(cc)} (${cc})`)),
+);
 
 /** Uses `apiKey`: the account it belongs to, its endpoints, its access requests. */
 async function signIn(apiKey: string, account?: Account): Promise<void> {
@@ -71,8 +81,15 @@ function showSignedIn(apiKey: string, account: Account | null, kept = true): voi
   key = apiKey;
   signedOut.hidden = true;
   signedIn.hidden = false;
-  const where = kept ? 'kept in this browser only' : 'this browser refused to store it: it lasts until you leave the page';
-  replace(accountLine, account ? `Signed in as ${account.email} (${account.id}) with the key ${apiKey.slice(0, 12)}…, ${where}.` : `Using the key ${apiKey.slice(0, 12)}…, ${where}.`);
+  const where = kept
+    ? 'kept in this browser only'
+    : 'this browser refused to store it: it lasts until you leave the page';
+  replace(
+    accountLine,
+    account
+      ? `Signed in as ${account.email} (${account.id}) with the key ${apiKey.slice(0, 12)}…, ${where}.`
+      : `Using the key ${apiKey.slice(0, 12)}…, ${where}.`,
+  );
   steps.endpoint.hidden = account === null;
   steps.access.hidden = account === null;
 }
@@ -127,7 +144,8 @@ signupForm.addEventListener('submit', async (event) => {
     title: 'Your API key',
     value: answer.body.apiKey,
     what: 'the API key',
-    warning: 'Copy it now and keep it somewhere safe: it will not be shown again (the service keeps only a hash of it). This browser keeps it for this page until you press Forget key.',
+    warning:
+      'Copy it now and keep it somewhere safe: it will not be shown again (the service keeps only a hash of it). This browser keeps it for this page until you press Forget key.',
     focusAfter: () => byId('endpoint-url'),
   });
   await signIn(answer.body.apiKey, answer.body.account);
@@ -144,7 +162,8 @@ keyForm.addEventListener('submit', async (event) => {
 byId('forget-key').addEventListener('click', () => {
   keyStore.forget();
   showSignedOut();
-  accountMessage.textContent = 'This browser no longer holds the key. The key itself still works wherever else you keep it.';
+  accountMessage.textContent =
+    'This browser no longer holds the key. The key itself still works wherever else you keep it.';
   email.focus();
 });
 
@@ -154,13 +173,20 @@ sendForm.addEventListener('submit', async (event) => {
   event.preventDefault();
   const endpoint = selectedEndpoint();
   const number = companyNumber.value.trim();
-  companyCountry.setCustomValidity(number && !companyCountry.value ? 'Choose the country of this registration number.' : '');
+  companyCountry.setCustomValidity(
+    number && !companyCountry.value ? 'Choose the country of this registration number.' : '',
+  );
   if (!sendForm.reportValidity() || !endpoint || !key) return;
   const button = byId<HTMLButtonElement>('send-button');
   button.disabled = true;
   clearSend();
   sendMessage.textContent = `Sending ${eventSelect.value} to ${endpoint.url}…`;
-  const body = { event: eventSelect.value, endpointId: endpoint.id, ...(companyCountry.value ? { country: companyCountry.value } : {}), ...(number ? { registrationNumber: number } : {}) };
+  const body = {
+    event: eventSelect.value,
+    endpointId: endpoint.id,
+    ...(companyCountry.value ? { country: companyCountry.value } : {}),
+    ...(number ? { registrationNumber: number } : {}),
+  };
   const answer = await callAccountApi<SimulationResult>('POST', '/simulator/events', key, body);
   button.disabled = false;
   sendMessage.textContent = '';

@@ -6,7 +6,10 @@ import { copyButton } from './copy';
  * a Copy button and the warning, held nowhere but this element, and gone for good when
  * the user says it is saved (or the page is left).
  */
-export function showOnce(containerId: string, options: { title: string; value: string; warning: string; what: string; focusAfter?: () => HTMLElement | null }): void {
+export function showOnce(
+  containerId: string,
+  options: { title: string; value: string; warning: string; what: string; focusAfter?: () => HTMLElement | null },
+): void {
   const container = byId(containerId);
   const value = h('code', { class: 'secret-value' }, options.value);
   const heading = h('h3', { tabindex: -1 }, options.title);
@@ -15,7 +18,17 @@ export function showOnce(containerId: string, options: { title: string; value: s
     hideOnce(containerId);
     options.focusAfter?.()?.focus();
   });
-  replace(container, h('div', { class: 'once' }, heading, h('p', { class: 'once-warning' }, h('strong', {}, 'Shown only this once. '), options.warning), h('p', { class: 'secret-box' }, value), h('div', { class: 'actions' }, copyButton(value, options.what), done)));
+  replace(
+    container,
+    h(
+      'div',
+      { class: 'once' },
+      heading,
+      h('p', { class: 'once-warning' }, h('strong', {}, 'Shown only this once. '), options.warning),
+      h('p', { class: 'secret-box' }, value),
+      h('div', { class: 'actions' }, copyButton(value, options.what), done),
+    ),
+  );
   container.hidden = false;
   heading.focus();
 }

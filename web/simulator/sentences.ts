@@ -33,20 +33,24 @@ export function accountProblemSentence(failure: Failure, doing: Doing): string {
     }
     case 'simulator_limit_reached': {
       const seconds = failure.retryAfterSeconds ?? secondsUntil(problem.resetAt);
-      const limit = problem.limit !== undefined ? plural(problem.limit, 'test event') : 'as many test events as allowed';
+      const limit =
+        problem.limit !== undefined ? plural(problem.limit, 'test event') : 'as many test events as allowed';
       return `This account has sent ${limit} in the last hour. The next one can be sent in ${seconds !== null ? duration(seconds) : 'an hour'}.`;
     }
     case 'rate_limited': {
       const seconds = failure.retryAfterSeconds ?? secondsUntil(problem.resetAt);
       const wait = seconds !== null ? duration(seconds) : 'an hour';
-      return doing === 'signup' ? `Too many accounts were created from your address this hour. Try again in ${wait}.` : `This account has made too many requests this hour. Try again in ${wait}.`;
+      return doing === 'signup'
+        ? `Too many accounts were created from your address this hour. Try again in ${wait}.`
+        : `This account has made too many requests this hour. Try again in ${wait}.`;
     }
     case 'invalid_body': {
       const fields = (problem.errors ?? []).map((e) => `${LABELS[e.field] ?? e.field}: ${e.message}`);
       return fields.length > 0 ? `Please check ${fields.join('; ')}.` : `That was refused: ${sentence(problem.detail)}`;
     }
     case 'conflict':
-      if (/^The endpoint is disabled/.test(problem.detail)) return 'This endpoint is disabled: enable it first (the button under Endpoint, above).';
+      if (/^The endpoint is disabled/.test(problem.detail))
+        return 'This endpoint is disabled: enable it first (the button under Endpoint, above).';
       return sentence(problem.detail);
     case 'resource_not_found':
       return sentence(problem.detail);
@@ -63,9 +67,13 @@ export function accountProblemSentence(failure: Failure, doing: Doing): string {
 
 /** What happened to the test event, in one sentence (and why it failed, when it did). */
 export function outcomeSentence(result: SimulationResult): string {
-  if (!result.sent) return 'Queued: your endpoint already has as many requests in flight as allowed. The event is sent when one finishes; see Recent deliveries.';
+  if (!result.sent)
+    return 'Queued: your endpoint already has as many requests in flight as allowed. The event is sent when one finishes; see Recent deliveries.';
   const { response, error } = result;
-  const retry = result.state === 'pending' && result.nextAttemptAt ? ` It will be tried again at ${new Date(result.nextAttemptAt).toISOString().slice(11, 19)} UTC.` : '';
+  const retry =
+    result.state === 'pending' && result.nextAttemptAt
+      ? ` It will be tried again at ${new Date(result.nextAttemptAt).toISOString().slice(11, 19)} UTC.`
+      : '';
   if (!error && response) return `Delivered: your endpoint answered ${response.status} in ${response.durationMs} ms.`;
   return `Not delivered: ${errorSentence(error?.class ?? 'network_error', error?.message ?? '', response?.status)}${retry}`;
 }
@@ -99,7 +107,13 @@ export function errorSentence(errorClass: string, message: string, status?: numb
 
 /** The guard names address ranges as ipaddr.js does (linkLocal); people read "link-local". */
 function rangeInWords(text: string): string {
-  const words: Record<string, string> = { linkLocal: 'link-local', uniqueLocal: 'unique-local', carrierGradeNat: 'carrier-grade NAT', ipv4Mapped: 'IPv4-mapped', rfc6052: 'NAT64' };
+  const words: Record<string, string> = {
+    linkLocal: 'link-local',
+    uniqueLocal: 'unique-local',
+    carrierGradeNat: 'carrier-grade NAT',
+    ipv4Mapped: 'IPv4-mapped',
+    rfc6052: 'NAT64',
+  };
   return text.replace(/\b(linkLocal|uniqueLocal|carrierGradeNat|ipv4Mapped|rfc6052)\b/g, (name) => words[name] ?? name);
 }
 

@@ -47,4 +47,3 @@ function parse(url: string | null): URL | null {
     return null;
   }
 }
-

@@ -25,7 +25,16 @@ export function dayText(day: DailyUptime): string {
 export function dayStrip(country: string, label: string, days: DailyUptime[]): HTMLElement {
   const detail = h('p', { class: 'day-detail', 'aria-hidden': 'true' }, 'Point at or focus a day to see its figures.');
   const bars = days.map((day, i) =>
-    h('li', { class: `day ${dayClass(day)}`, title: dayText(day), tabindex: i === days.length - 1 ? 0 : -1, 'data-key': `${country}:${day.date}` }, h('span', { class: 'visually-hidden' }, dayText(day))),
+    h(
+      'li',
+      {
+        class: `day ${dayClass(day)}`,
+        title: dayText(day),
+        tabindex: i === days.length - 1 ? 0 : -1,
+        'data-key': `${country}:${day.date}`,
+      },
+      h('span', { class: 'visually-hidden' }, dayText(day)),
+    ),
   );
   const list = h('ol', { class: 'days', 'aria-label': label }, ...bars);
   const show = (bar: HTMLElement) => {
@@ -50,7 +59,12 @@ export function dayStrip(country: string, label: string, days: DailyUptime[]): H
     'div',
     { class: 'strip' },
     list,
-    h('div', { class: 'days-axis', 'aria-hidden': 'true' }, h('span', {}, days[0]?.date ?? ''), h('span', {}, 'Today (UTC)')),
+    h(
+      'div',
+      { class: 'days-axis', 'aria-hidden': 'true' },
+      h('span', {}, days[0]?.date ?? ''),
+      h('span', {}, 'Today (UTC)'),
+    ),
     detail,
   );
 }

@@ -24,7 +24,10 @@ async function refresh(): Promise<void> {
   stale = false;
   const answer = await getJson<StatusReport>('/status');
   if (!answer.ok) {
-    showText(error, `The status could not be ${registers.childElementCount > 0 ? 'refreshed' : 'loaded'}. ${problemSentence(answer)}`);
+    showText(
+      error,
+      `The status could not be ${registers.childElementCount > 0 ? 'refreshed' : 'loaded'}. ${problemSentence(answer)}`,
+    );
     if (registers.childElementCount === 0) updated.textContent = '';
     return;
   }
@@ -33,7 +36,8 @@ async function refresh(): Promise<void> {
   replace(registers, ...answer.body.registers.map(registerCard));
   updated.textContent = `Updated ${utc(answer.body.generatedAt, true)}.`;
   // Keep the keyboard where it was: the same day of the same register.
-  if (focused) registers.querySelectorAll<HTMLElement>('[data-key]').forEach((el) => el.dataset.key === focused && focusBar(el));
+  if (focused)
+    registers.querySelectorAll<HTMLElement>('[data-key]').forEach((el) => el.dataset.key === focused && focusBar(el));
 }
 
 function focusBar(bar: HTMLElement): void {

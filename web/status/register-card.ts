@@ -17,10 +17,28 @@ export function registerCard(r: RegisterStatusReport): HTMLElement {
   return h(
     'section',
     { class: 'register', 'aria-labelledby': headingId },
-    h('div', { class: 'register-head' }, h('h2', { id: headingId }, `${r.short}`, h('span', { class: 'register-country' }, ` — ${country}`)), h('span', { class: `status status-${r.status}` }, r.status)),
+    h(
+      'div',
+      { class: 'register-head' },
+      h('h2', { id: headingId }, `${r.short}`, h('span', { class: 'register-country' }, ` — ${country}`)),
+      h('span', { class: `status status-${r.status}` }, r.status),
+    ),
     h('p', { class: 'register-name' }, r.name),
-    r.statusReason ? h('p', { class: 'reason' }, sentence(r.statusReason), r.statusChangedAt ? ` Since ${utc(r.statusChangedAt)}.` : '') : null,
-    h('dl', { class: 'uptime' }, ...WINDOWS.map(([key, label]) => h('div', {}, h('dt', {}, `Uptime, ${label}`), h('dd', {}, uptime(r.uptime[key]))))),
+    r.statusReason
+      ? h(
+          'p',
+          { class: 'reason' },
+          sentence(r.statusReason),
+          r.statusChangedAt ? ` Since ${utc(r.statusChangedAt)}.` : '',
+        )
+      : null,
+    h(
+      'dl',
+      { class: 'uptime' },
+      ...WINDOWS.map(([key, label]) =>
+        h('div', {}, h('dt', {}, `Uptime, ${label}`), h('dd', {}, uptime(r.uptime[key]))),
+      ),
+    ),
     h('p', { class: 'last-probe' }, lastProbe(r)),
     dayStrip(r.country, `Daily uptime of ${r.short}, last ${r.daily.length} days`, r.daily),
   );
@@ -35,7 +53,9 @@ function lastProbe(r: RegisterStatusReport): string {
   const p = r.lastProbe;
   if (!p) return r.status === 'paused' ? 'Not probed while paused.' : 'No probe has finished yet.';
   const http = p.httpStatus !== null ? `, HTTP ${p.httpStatus}` : '';
-  const outcome = p.ok ? `answered in ${p.latencyMs} ms${http}` : `failed after ${p.latencyMs} ms: ${p.errorClass ?? 'error'}${http}`;
+  const outcome = p.ok
+    ? `answered in ${p.latencyMs} ms${http}`
+    : `failed after ${p.latencyMs} ms: ${p.errorClass ?? 'error'}${http}`;
   const success = !p.ok ? ` Last success: ${r.lastSuccessAt ? utc(r.lastSuccessAt) : 'never recorded'}.` : '';
   return `Last probe ${utc(p.at)}: ${outcome}.${success}`;
 }

@@ -19,29 +19,44 @@ export const ADMIN_USAGE = [
  * The admin commands, from argv to text: the same whether the CLI runs them on Postgres
  * or they reach the running embedded service through its admin channel.
  */
-export async function runAccessRequestCommand(argv: readonly string[], admin: AccessRequestAdmin): Promise<CommandResult> {
+export async function runAccessRequestCommand(
+  argv: readonly string[],
+  admin: AccessRequestAdmin,
+): Promise<CommandResult> {
   const [group, command, ...rest] = argv;
   if (group !== 'access-requests' || !command) return { code: 2, output: ADMIN_USAGE };
   try {
     switch (command) {
       case 'list': {
         const state = option(rest, '--state') ?? 'pending';
-        if (!['pending', 'approved', 'rejected', 'all'].includes(state)) return { code: 2, output: `--state must be pending, approved, rejected or all\n${ADMIN_USAGE}` };
+        if (!['pending', 'approved', 'rejected', 'all'].includes(state))
+          return { code: 2, output: `--state must be pending, approved, rejected or all\n${ADMIN_USAGE}` };
         const rows = await admin.list(state as 'pending');
-        return { code: 0, output: rows.length ? rows.map(describe).join('\n\n') : `no ${state === 'all' ? '' : `${state} `}access requests` };
+        return {
+          code: 0,
+          output: rows.length
+            ? rows.map(describe).join('\n\n')
+            : `no ${state === 'all' ? '' : `${state} `}access requests`,
+        };
       }
       case 'approve': {
         const id = rest[0];
         if (!id || id.startsWith('--')) return { code: 2, output: ADMIN_USAGE };
         const row = await admin.approve(id);
-        return { code: 0, output: `approved ${row.id}: live events of account ${row.account_id} (${row.email}) are sent from now on` };
+        return {
+          code: 0,
+          output: `approved ${row.id}: live events of account ${row.account_id} (${row.email}) are sent from now on`,
+        };
       }
       case 'reject': {
         const id = rest[0];
         const reason = option(rest, '--reason');
         if (!id || id.startsWith('--') || reason === undefined) return { code: 2, output: ADMIN_USAGE };
         const row = await admin.reject(id, reason);
-        return { code: 0, output: `rejected ${row.id} (account ${row.account_id}, ${row.email}): ${row.decision_reason}` };
+        return {
+          code: 0,
+          output: `rejected ${row.id} (account ${row.account_id}, ${row.email}): ${row.decision_reason}`,
+        };
       }
       default:
         return { code: 2, output: ADMIN_USAGE };

@@ -33,38 +33,192 @@ const parsed = <T>(parse: (v: string) => T) =>
 
 /** Every variable the service reads besides the per-register ones: schema, default, meaning (README table). */
 export const ENV_VARIABLES = {
-  PORT: { schema: z.coerce.number().int().min(0).max(65535).default(3000), default: '3000', meaning: 'HTTP port of the api (and of the all-in-one process).' },
-  HOST: { schema: z.string().min(1).default('0.0.0.0'), default: '0.0.0.0', meaning: 'Address the HTTP server binds to.' },
-  DATA_DIR: { schema: z.string().min(1).default('./data'), default: './data', meaning: 'Directory of the embedded PGlite database (used when DATABASE_URL is not set).' },
-  DATABASE_URL: { schema: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(), default: '(none: embedded PGlite)', meaning: 'Postgres connection URL. Set: Postgres; unset: PGlite under DATA_DIR.' },
-  REDIS_URL: { schema: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(), default: '(none: in-process)', meaning: 'Redis URL. Set: Bull job queues and rate-limit counts shared by every replica; unset: in-process job runner and in-memory counts.' },
-  REDIS_KEY_PREFIX: { schema: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only').default('registry-lookup'), default: 'registry-lookup', meaning: 'Prefix of every Redis key (queues, rate-limit counts).' },
-  MIGRATE_ON_BOOT: { schema: bool.default(true), default: 'true', meaning: 'Apply pending migrations at boot (under an advisory lock on Postgres). docker-compose sets false and runs the one-shot migrate service instead.' },
-  HTTP_HEADERS_TIMEOUT_MS: { schema: positiveInt.default(15_000), default: '15000', meaning: 'A client must send its complete request headers within this time, or gets 408 and the connection is closed (slow-header clients).' },
-  HTTP_REQUEST_TIMEOUT_MS: { schema: positiveInt.default(30_000), default: '30000', meaning: 'A client must send its whole request (headers and body) within this time, or gets 408 and the connection is closed. At least HTTP_HEADERS_TIMEOUT_MS.' },
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: { schema: positiveInt.default(5_000), default: '5000', meaning: 'An idle keep-alive connection is closed after this time. Behind a load balancer, keep it above the balancer\'s own idle timeout.' },
-  PUBLIC_BASE_URL: { schema: url.default('http://localhost:3000'), default: 'http://localhost:3000', meaning: 'Public address of the service: OpenAPI server, attribution, User-Agent of register reads.' },
-  RATE_LIMIT_PER_HOUR: { schema: positiveInt.default(120), default: '120', meaning: 'Requests per hour per client IP (IPv6: per /64) across all /api/public/v1 endpoints.' },
-  RATE_LIMIT_ALLOWLIST: { schema: z.string().default(''), default: '(empty)', meaning: 'Comma-separated CIDR[=limit] entries with a higher limit, or none without "=limit": e.g. "10.0.0.0/8=10000, 2001:db8::/32, 192.0.2.7".' },
-  TRUST_PROXY: { schema: z.string().default('false'), default: 'false', meaning: 'Express "trust proxy": false, a hop count (1 behind one load balancer), or trusted proxy addresses/CIDRs. Decides which IP is counted.' },
-  PROBE_INTERVAL_SECONDS: { schema: positiveInt.default(300), default: '300', meaning: 'Seconds between two probes of one register (one probe per register per slot, whatever the number of workers).' },
-  PROBE_TIMEOUT_MS: { schema: positiveInt.default(10_000), default: '10000', meaning: 'A probe without an answer within this time fails as a timeout.' },
-  REGISTER_TIMEOUT_MS: { schema: positiveInt.default(10_000), default: '10000', meaning: 'Timeout of one live register read.' },
-  REGISTER_BREAKER_RETRY_SECONDS: { schema: positiveInt.default(30), default: '30', meaning: 'A register found unreachable (connection-level failures of reads or a probe) gets no live read for this long; then one trial read decides. Meanwhile searches answer from the fallback dataset at once.' },
-  DATASET_SEED: { schema: bool.default(true), default: 'true', meaning: 'Load the bundled sample of real records (65 companies from recorded register answers) into the fallback dataset at migration time, without overwriting imported rows.' },
-  SEARCH_MAX_RESULTS: { schema: z.coerce.number().int().min(1).max(100).default(20), default: '20', meaning: 'Most results one search returns.' },
-  DETECTION_INTERVAL_SECONDS: { schema: z.coerce.number().int().min(1).default(3600), default: '3600', meaning: 'Change detection: each watched company is checked once per interval, checks spread evenly over it (registers without a feed are re-read; feed registers are checked against their feed).' },
-  FEED_POLL_INTERVAL_SECONDS: { schema: z.coerce.number().int().min(1).default(60), default: '60', meaning: 'Change detection: seconds between two polls of a register change feed (NO, DK, FR with an INSEE key).' },
-  WEBHOOK_TIMEOUT_MS: { schema: z.coerce.number().int().min(100).max(60_000).default(15_000), default: '15000', meaning: 'A webhook delivery attempt succeeds only with a 2xx answer within this many milliseconds (connection, headers and body included).' },
-  WEBHOOK_RETRY_SCHEDULE: { schema: parsed(parseSchedule).default(parseSchedule('5s,5m,30m,2h,5h,10h,10h')), default: '5s,5m,30m,2h,5h,10h,10h', meaning: 'Delays before each retry of a failed delivery (±10 % jitter; Retry-After honoured within these bounds). After the last one the delivery is failed for good.' },
-  WEBHOOK_DISABLE_AFTER: { schema: parsed(parseDuration).default(parseDuration('5d')), default: '5d', meaning: 'An endpoint whose every delivery attempt failed for this long is disabled, with the reason shown on the endpoint.' },
-  WEBHOOK_ENDPOINT_CONCURRENCY: { schema: z.coerce.number().int().min(1).max(100).default(4), default: '4', meaning: 'Most delivery requests in flight to one endpoint at once, across every worker.' },
-  WEBHOOK_TARGET_ALLOWLIST: { schema: z.string().default(''), default: '(empty)', meaning: 'Comma-separated CIDRs that webhook targets may reach although they are private or reserved (local development and tests only; a warning is logged when set), e.g. "127.0.0.0/8".' },
-  DELIVERY_SWEEP_INTERVAL_MS: { schema: z.coerce.number().int().min(200).max(600_000).default(10_000), default: '10000', meaning: 'How often a worker looks for deliveries that are due but in no queue (after a Redis restart, a killed worker, a restart of the embedded process) and wakes them.' },
-  SIMULATOR_SENDS_PER_HOUR: { schema: positiveInt.default(60), default: '60', meaning: 'Test events one account may send from the simulator per rolling hour (counted in the database).' },
-  SIGNUPS_PER_HOUR_PER_IP: { schema: positiveInt.default(10), default: '10', meaning: 'Account sign-ups per hour per client IP (IPv6: per /64).' },
-  ACCOUNT_RATE_LIMIT_PER_HOUR: { schema: positiveInt.default(3_600), default: '3600', meaning: 'Requests per hour per account across the authenticated /api/v1 endpoints (not counted in the public per-IP limit).' },
-  LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), default: 'info', meaning: 'Log level of the JSON logs (fatal … trace, or silent).' },
+  PORT: {
+    schema: z.coerce.number().int().min(0).max(65535).default(3000),
+    default: '3000',
+    meaning: 'HTTP port of the api (and of the all-in-one process).',
+  },
+  HOST: {
+    schema: z.string().min(1).default('0.0.0.0'),
+    default: '0.0.0.0',
+    meaning: 'Address the HTTP server binds to.',
+  },
+  DATA_DIR: {
+    schema: z.string().min(1).default('./data'),
+    default: './data',
+    meaning: 'Directory of the embedded PGlite database (used when DATABASE_URL is not set).',
+  },
+  DATABASE_URL: {
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+    default: '(none: embedded PGlite)',
+    meaning: 'Postgres connection URL. Set: Postgres; unset: PGlite under DATA_DIR.',
+  },
+  REDIS_URL: {
+    schema: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
+    default: '(none: in-process)',
+    meaning:
+      'Redis URL. Set: Bull job queues and rate-limit counts shared by every replica; unset: in-process job runner and in-memory counts.',
+  },
+  REDIS_KEY_PREFIX: {
+    schema: z
+      .string()
+      .regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only')
+      .default('registry-lookup'),
+    default: 'registry-lookup',
+    meaning: 'Prefix of every Redis key (queues, rate-limit counts).',
+  },
+  MIGRATE_ON_BOOT: {
+    schema: bool.default(true),
+    default: 'true',
+    meaning:
+      'Apply pending migrations at boot (under an advisory lock on Postgres). docker-compose sets false and runs the one-shot migrate service instead.',
+  },
+  HTTP_HEADERS_TIMEOUT_MS: {
+    schema: positiveInt.default(15_000),
+    default: '15000',
+    meaning:
+      'A client must send its complete request headers within this time, or gets 408 and the connection is closed (slow-header clients).',
+  },
+  HTTP_REQUEST_TIMEOUT_MS: {
+    schema: positiveInt.default(30_000),
+    default: '30000',
+    meaning:
+      'A client must send its whole request (headers and body) within this time, or gets 408 and the connection is closed. At least HTTP_HEADERS_TIMEOUT_MS.',
+  },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: {
+    schema: positiveInt.default(5_000),
+    default: '5000',
+    meaning:
+      "An idle keep-alive connection is closed after this time. Behind a load balancer, keep it above the balancer's own idle timeout.",
+  },
+  PUBLIC_BASE_URL: {
+    schema: url.default('http://localhost:3000'),
+    default: 'http://localhost:3000',
+    meaning: 'Public address of the service: OpenAPI server, attribution, User-Agent of register reads.',
+  },
+  RATE_LIMIT_PER_HOUR: {
+    schema: positiveInt.default(120),
+    default: '120',
+    meaning: 'Requests per hour per client IP (IPv6: per /64) across all /api/public/v1 endpoints.',
+  },
+  RATE_LIMIT_ALLOWLIST: {
+    schema: z.string().default(''),
+    default: '(empty)',
+    meaning:
+      'Comma-separated CIDR[=limit] entries with a higher limit, or none without "=limit": e.g. "10.0.0.0/8=10000, 2001:db8::/32, 192.0.2.7".',
+  },
+  TRUST_PROXY: {
+    schema: z.string().default('false'),
+    default: 'false',
+    meaning:
+      'Express "trust proxy": false, a hop count (1 behind one load balancer), or trusted proxy addresses/CIDRs. Decides which IP is counted.',
+  },
+  PROBE_INTERVAL_SECONDS: {
+    schema: positiveInt.default(300),
+    default: '300',
+    meaning:
+      'Seconds between two probes of one register (one probe per register per slot, whatever the number of workers).',
+  },
+  PROBE_TIMEOUT_MS: {
+    schema: positiveInt.default(10_000),
+    default: '10000',
+    meaning: 'A probe without an answer within this time fails as a timeout.',
+  },
+  REGISTER_TIMEOUT_MS: {
+    schema: positiveInt.default(10_000),
+    default: '10000',
+    meaning: 'Timeout of one live register read.',
+  },
+  REGISTER_BREAKER_RETRY_SECONDS: {
+    schema: positiveInt.default(30),
+    default: '30',
+    meaning:
+      'A register found unreachable (connection-level failures of reads or a probe) gets no live read for this long; then one trial read decides. Meanwhile searches answer from the fallback dataset at once.',
+  },
+  DATASET_SEED: {
+    schema: bool.default(true),
+    default: 'true',
+    meaning:
+      'Load the bundled sample of real records (65 companies from recorded register answers) into the fallback dataset at migration time, without overwriting imported rows.',
+  },
+  SEARCH_MAX_RESULTS: {
+    schema: z.coerce.number().int().min(1).max(100).default(20),
+    default: '20',
+    meaning: 'Most results one search returns.',
+  },
+  DETECTION_INTERVAL_SECONDS: {
+    schema: z.coerce.number().int().min(1).default(3600),
+    default: '3600',
+    meaning:
+      'Change detection: each watched company is checked once per interval, checks spread evenly over it (registers without a feed are re-read; feed registers are checked against their feed).',
+  },
+  FEED_POLL_INTERVAL_SECONDS: {
+    schema: z.coerce.number().int().min(1).default(60),
+    default: '60',
+    meaning: 'Change detection: seconds between two polls of a register change feed (NO, DK, FR with an INSEE key).',
+  },
+  WEBHOOK_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(100).max(60_000).default(15_000),
+    default: '15000',
+    meaning:
+      'A webhook delivery attempt succeeds only with a 2xx answer within this many milliseconds (connection, headers and body included).',
+  },
+  WEBHOOK_RETRY_SCHEDULE: {
+    schema: parsed(parseSchedule).default(parseSchedule('5s,5m,30m,2h,5h,10h,10h')),
+    default: '5s,5m,30m,2h,5h,10h,10h',
+    meaning:
+      'Delays before each retry of a failed delivery (±10 % jitter; Retry-After honoured within these bounds). After the last one the delivery is failed for good.',
+  },
+  WEBHOOK_DISABLE_AFTER: {
+    schema: parsed(parseDuration).default(parseDuration('5d')),
+    default: '5d',
+    meaning:
+      'An endpoint whose every delivery attempt failed for this long is disabled, with the reason shown on the endpoint.',
+  },
+  WEBHOOK_ENDPOINT_CONCURRENCY: {
+    schema: z.coerce.number().int().min(1).max(100).default(4),
+    default: '4',
+    meaning: 'Most delivery requests in flight to one endpoint at once, across every worker.',
+  },
+  WEBHOOK_TARGET_ALLOWLIST: {
+    schema: z.string().default(''),
+    default: '(empty)',
+    meaning:
+      'Comma-separated CIDRs that webhook targets may reach although they are private or reserved (local development and tests only; a warning is logged when set), e.g. "127.0.0.0/8".',
+  },
+  DELIVERY_SWEEP_INTERVAL_MS: {
+    schema: z.coerce.number().int().min(200).max(600_000).default(10_000),
+    default: '10000',
+    meaning:
+      'How often a worker looks for deliveries that are due but in no queue (after a Redis restart, a killed worker, a restart of the embedded process) and wakes them.',
+  },
+  SIMULATOR_SENDS_PER_HOUR: {
+    schema: positiveInt.default(60),
+    default: '60',
+    meaning: 'Test events one account may send from the simulator per rolling hour (counted in the database).',
+  },
+  SIGNUPS_PER_HOUR_PER_IP: {
+    schema: positiveInt.default(10),
+    default: '10',
+    meaning: 'Account sign-ups per hour per client IP (IPv6: per /64).',
+  },
+  ACCOUNT_RATE_LIMIT_PER_HOUR: {
+    schema: positiveInt.default(3_600),
+    default: '3600',
+    meaning:
+      'Requests per hour per account across the authenticated /api/v1 endpoints (not counted in the public per-IP limit).',
+  },
+  LOG_LEVEL: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    default: 'info',
+    meaning: 'Log level of the JSON logs (fatal … trace, or silent).',
+  },
 } as const;
 
 type EnvSchemas = { [K in keyof typeof ENV_VARIABLES]: (typeof ENV_VARIABLES)[K]['schema'] };
@@ -184,10 +338,17 @@ export class AppConfig {
       rateLimit: { perHour: v.RATE_LIMIT_PER_HOUR, allowlist },
       trustProxy: parseTrustProxy(v.TRUST_PROXY),
       probe: { intervalSeconds: v.PROBE_INTERVAL_SECONDS, timeoutMs: v.PROBE_TIMEOUT_MS },
-      detection: { intervalSeconds: v.DETECTION_INTERVAL_SECONDS, feedPollIntervalSeconds: v.FEED_POLL_INTERVAL_SECONDS },
+      detection: {
+        intervalSeconds: v.DETECTION_INTERVAL_SECONDS,
+        feedPollIntervalSeconds: v.FEED_POLL_INTERVAL_SECONDS,
+      },
       registerTimeoutMs: v.REGISTER_TIMEOUT_MS,
       registerBreakerRetrySeconds: v.REGISTER_BREAKER_RETRY_SECONDS,
-      http: { headersTimeoutMs: v.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS },
+      http: {
+        headersTimeoutMs: v.HTTP_HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS,
+        keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      },
       logLevel: v.LOG_LEVEL,
       searchMaxResults: v.SEARCH_MAX_RESULTS,
       registers,

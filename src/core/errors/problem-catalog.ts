@@ -18,7 +18,8 @@ export const PROBLEMS = {
   malformed_request: {
     status: 400,
     title: 'The request is not valid HTTP',
-    description: 'The request line or a header could not be parsed; it was refused before any routing (no rate-limit count by path).',
+    description:
+      'The request line or a header could not be parsed; it was refused before any routing (no rate-limit count by path).',
   },
   invalid_parameter: {
     status: 400,
@@ -40,7 +41,8 @@ export const PROBLEMS = {
   country_not_covered: {
     status: 404,
     title: 'No register connector for this country',
-    description: 'The country code is not one of the covered ISO 3166-1 alpha-2 codes (GB, AU, CA, FR, DK, NO), or is malformed.',
+    description:
+      'The country code is not one of the covered ISO 3166-1 alpha-2 codes (GB, AU, CA, FR, DK, NO), or is malformed.',
   },
   company_not_found: {
     status: 404,
@@ -71,7 +73,8 @@ export const PROBLEMS = {
   request_timeout: {
     status: 408,
     title: 'The request did not arrive in time',
-    description: 'The request headers did not arrive within HTTP_HEADERS_TIMEOUT_MS, or the whole request within HTTP_REQUEST_TIMEOUT_MS; the connection is closed.',
+    description:
+      'The request headers did not arrive within HTTP_HEADERS_TIMEOUT_MS, or the whole request within HTTP_REQUEST_TIMEOUT_MS; the connection is closed.',
   },
   conflict: {
     status: 409,
@@ -104,7 +107,8 @@ export const PROBLEMS = {
   simulator_limit_reached: {
     status: 429,
     title: 'Simulator limit reached',
-    description: 'The account sent as many test events from the simulator as it may in a rolling hour. resetAt says when the next one is accepted; Retry-After says it in seconds.',
+    description:
+      'The account sent as many test events from the simulator as it may in a rolling hour. resetAt says when the next one is accepted; Retry-After says it in seconds.',
   },
   headers_too_large: {
     status: 431,
@@ -114,7 +118,8 @@ export const PROBLEMS = {
   internal_error: {
     status: 500,
     title: 'Internal error',
-    description: 'Something failed inside the service. Nothing about it is exposed; the request id in the logs identifies it.',
+    description:
+      'Something failed inside the service. Nothing about it is exposed; the request id in the logs identifies it.',
   },
   upstream_error: {
     status: 502,

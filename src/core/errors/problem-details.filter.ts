@@ -61,8 +61,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       if (status < 500) return new ApiError('invalid_parameter', httpExceptionDetail(exception) ?? 'Bad request.');
     }
     const bodyParserType = (exception as { type?: string } | null)?.type;
-    if (bodyParserType === 'entity.too.large') return new ApiError('payload_too_large', 'The request body is too large.');
-    if (bodyParserType === 'entity.parse.failed') return new ApiError('invalid_parameter', 'The request body is not valid JSON.');
+    if (bodyParserType === 'entity.too.large')
+      return new ApiError('payload_too_large', 'The request body is too large.');
+    if (bodyParserType === 'entity.parse.failed')
+      return new ApiError('invalid_parameter', 'The request body is not valid JSON.');
     this.logger.error({ err: exception, path: req.path }, 'unhandled error');
     return new ApiError('internal_error', 'An internal error occurred.');
   }

@@ -24,7 +24,11 @@ export class ProblemsController {
   @ApiOperation({ summary: 'Every error code the API answers with' })
   @ApiOkResponse({
     description: 'Every error code with its HTTP status, title and meaning.',
-    schema: { type: 'object', required: ['problems'], properties: { problems: { type: 'array', items: PROBLEM_SCHEMA } } },
+    schema: {
+      type: 'object',
+      required: ['problems'],
+      properties: { problems: { type: 'array', items: PROBLEM_SCHEMA } },
+    },
   })
   @ApiPublicErrors()
   list() {
@@ -34,10 +38,14 @@ export class ProblemsController {
   @Get(':code')
   @ApiOperation({ summary: 'One error code: its HTTP status, title and meaning' })
   @ApiParam({ name: 'code', enum: PROBLEM_CODES })
-  @ApiOkResponse({ description: 'The error code’s HTTP status, title and meaning.', schema: { ...PROBLEM_SCHEMA, example: describe('missing_parameter') } })
+  @ApiOkResponse({
+    description: 'The error code’s HTTP status, title and meaning.',
+    schema: { ...PROBLEM_SCHEMA, example: describe('missing_parameter') },
+  })
   @ApiPublicErrors('invalid_parameter', 'not_found')
   one(@Param('code') code: string) {
-    if (!(PROBLEM_CODES as string[]).includes(code)) throw new ApiError('not_found', `There is no error code "${code.slice(0, 60)}".`);
+    if (!(PROBLEM_CODES as string[]).includes(code))
+      throw new ApiError('not_found', `There is no error code "${code.slice(0, 60)}".`);
     return describe(code as ProblemCode);
   }
 }

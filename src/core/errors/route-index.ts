@@ -35,7 +35,12 @@ export class RouteIndex implements OnApplicationBootstrap {
         if (path === undefined || method === undefined) continue;
         for (const prefix of prefixes) {
           for (const p of toArray(path)) {
-            const full = '/' + [prefix, p].map((s) => s.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
+            const full =
+              '/' +
+              [prefix, p]
+                .map((s) => s.replace(/^\/+|\/+$/g, ''))
+                .filter(Boolean)
+                .join('/');
             const set = byPath.get(full) ?? new Set<string>();
             for (const m of methodNames(method)) set.add(m);
             byPath.set(full, set);
@@ -71,7 +76,9 @@ function methodNames(method: RequestMethod): string[] {
 function toRegExp(path: string): RegExp {
   const source = path
     .split('/')
-    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.startsWith('*') ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((seg) =>
+      seg.startsWith(':') ? '[^/]+' : seg.startsWith('*') ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${source}$`);
 }

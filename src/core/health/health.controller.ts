@@ -22,16 +22,25 @@ export class HealthController {
 
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database and (when configured) Redis answer' })
-  @ApiOkResponse({ schema: { example: { status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } } } })
-  @ApiServiceUnavailableResponse({ description: 'A dependency is down (problem details with code service_unavailable and the checks).' })
+  @ApiOkResponse({
+    schema: { example: { status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } } },
+  })
+  @ApiServiceUnavailableResponse({
+    description: 'A dependency is down (problem details with code service_unavailable and the checks).',
+  })
   async ready(): Promise<HealthCheckResult> {
     try {
-      return await this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redis.pingCheck('redis', 2_000)]);
+      return await this.health.check([
+        () => this.db.pingCheck('database', { timeout: 2_000 }),
+        () => this.redis.pingCheck('redis', 2_000),
+      ]);
     } catch (err) {
       if (!(err instanceof ServiceUnavailableException)) throw err;
       const result = err.getResponse() as HealthCheckResult;
       const down = Object.keys(result.error ?? {});
-      throw new ApiError('service_unavailable', `Not ready: ${down.join(', ')} not answering.`, { checks: result.details });
+      throw new ApiError('service_unavailable', `Not ready: ${down.join(', ')} not answering.`, {
+        checks: result.details,
+      });
     }
   }
 }

@@ -23,7 +23,9 @@ export class RedisHealthIndicator {
     try {
       await Promise.race([
         this.redis.ping(),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timeout of ${timeoutMs}ms exceeded`)), timeoutMs))),
+        new Promise(
+          (_, reject) => (timer = setTimeout(() => reject(new Error(`timeout of ${timeoutMs}ms exceeded`)), timeoutMs)),
+        ),
       ]);
       return check.up();
     } catch (err) {

@@ -36,7 +36,11 @@ export class HttpClientFactory implements OnApplicationShutdown {
     @Optional() breaker?: RegisterBreaker,
     @Optional() private readonly redis?: RedisHealth,
   ) {
-    this.breaker = breaker ?? { admit: () => ({ trial: false }), record: () => undefined, onOpen: () => () => undefined };
+    this.breaker = breaker ?? {
+      admit: () => ({ trial: false }),
+      record: () => undefined,
+      onOpen: () => () => undefined,
+    };
   }
 
   forRegister(country: CountryCode, purpose: string, options: RegisterClientOptions = {}): AxiosInstance {
@@ -66,7 +70,8 @@ export class HttpClientFactory implements OnApplicationShutdown {
         // Only idempotent methods, only failures that another try can fix.
         retryCondition: (error) => {
           const method = (error.config?.method ?? 'get').toLowerCase();
-          const idempotent = method === 'get' || method === 'head' || error.config?.headers?.['X-Idempotent'] === 'true';
+          const idempotent =
+            method === 'get' || method === 'head' || error.config?.headers?.['X-Idempotent'] === 'true';
           if (!idempotent) return false;
           if (error.code === 'ECONNABORTED') return false; // a timeout already spent the caller's budget
           const status = error.response?.status;
@@ -124,7 +129,9 @@ export class HttpClientFactory implements OnApplicationShutdown {
       const politeness = findRegister(country)!.endpoints[purpose].politeness;
       queue =
         this.config.redisUrl && this.redis
-          ? sharedQueue(`${this.config.redisKeyPrefix}:politeness:${key}`, politeness, this.redis, () => this.redisConnection())
+          ? sharedQueue(`${this.config.redisKeyPrefix}:politeness:${key}`, politeness, this.redis, () =>
+              this.redisConnection(),
+            )
           : localQueue(politeness);
       this.limiters.set(key, queue);
     }

@@ -14,9 +14,15 @@ function classify(code: string | undefined): { code: ProblemCode; detail: string
     case 'HPE_HEADER_OVERFLOW':
       return { code: 'headers_too_large', detail: 'The request headers exceed 16 KiB.' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { code: 'request_timeout', detail: 'The request did not arrive completely in time; the connection is closed.' };
+      return {
+        code: 'request_timeout',
+        detail: 'The request did not arrive completely in time; the connection is closed.',
+      };
     default:
-      return { code: 'malformed_request', detail: `The request could not be parsed as HTTP/1.1 (${code ?? 'parse error'}).` };
+      return {
+        code: 'malformed_request',
+        detail: `The request could not be parsed as HTTP/1.1 (${code ?? 'parse error'}).`,
+      };
   }
 }
 
@@ -33,11 +39,21 @@ export function applyServerLimits(server: Server, config: AppConfig, rateLimit?:
   server.keepAliveTimeout = keepAliveTimeoutMs;
   // Node checks both timeouts on this timer (30 s by default), read when the server starts
   // listening: check often enough that a limit is enforced within a quarter of itself.
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(50, Math.min(1_000, Math.floor(headersTimeoutMs / 4)));
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => void answerClientError(err, socket, rateLimit));
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(
+    50,
+    Math.min(1_000, Math.floor(headersTimeoutMs / 4)),
+  );
+  server.on(
+    'clientError',
+    (err: NodeJS.ErrnoException, socket: Duplex) => void answerClientError(err, socket, rateLimit),
+  );
 }
 
-async function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, rateLimit?: RateLimitMiddleware): Promise<void> {
+async function answerClientError(
+  err: NodeJS.ErrnoException,
+  socket: Duplex,
+  rateLimit?: RateLimitMiddleware,
+): Promise<void> {
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
@@ -49,22 +65,34 @@ async function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, rat
   let limitHeaders: Record<string, string> = {};
   try {
     // No path and no trusted forwarding header can be read: counted by the connecting address.
-    limitHeaders = rateLimit ? (await rateLimit.count((socket as Duplex & { remoteAddress?: string }).remoteAddress)).headers : {};
+    limitHeaders = rateLimit
+      ? (await rateLimit.count((socket as Duplex & { remoteAddress?: string }).remoteAddress)).headers
+      : {};
   } catch {
     /* answered without them */
   }
   if (!socket.writable) return void socket.destroy();
-  const body = JSON.stringify({ type: problemTypeUri(code), title: PROBLEMS[code].title, status, detail, instance: `urn:request:${requestId}`, code });
+  const body = JSON.stringify({
+    type: problemTypeUri(code),
+    title: PROBLEMS[code].title,
+    status,
+    detail,
+    instance: `urn:request:${requestId}`,
+    code,
+  });
   const headers: Record<string, string> = {
     'Content-Type': 'application/problem+json',
     'Content-Length': String(Buffer.byteLength(body)),
     'Access-Control-Allow-Origin': '*',
-    'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id',
+    'Access-Control-Expose-Headers':
+      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id',
     'X-Request-Id': requestId,
     ...limitHeaders,
     Connection: 'close',
   };
   logger.log({ requestId, code, status, reason: err.code }, 'request refused by the HTTP parser');
-  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
+  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n`;
   socket.end(head + body);
 }

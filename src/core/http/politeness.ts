@@ -18,7 +18,11 @@ function settings(politeness: Politeness): Bottleneck.ConstructorOptions {
     highWater: politeness.maxConcurrent * 25,
     strategy: Bottleneck.strategy.OVERFLOW,
     ...(politeness.quota
-      ? { reservoir: politeness.quota.count, reservoirRefreshAmount: politeness.quota.count, reservoirRefreshInterval: politeness.quota.windowMs }
+      ? {
+          reservoir: politeness.quota.count,
+          reservoirRefreshAmount: politeness.quota.count,
+          reservoirRefreshInterval: politeness.quota.windowMs,
+        }
       : {}),
   };
 }
@@ -34,7 +38,11 @@ const logger = new Logger('Politeness');
 /** A Redis error that means Redis cannot be reached (as opposed to an error reply). */
 export function isConnectionFailure(err: Error): boolean {
   const code = (err as NodeJS.ErrnoException).code ?? '';
-  return /^E[A-Z]+$/.test(code) && code !== 'ERR' ? true : /Connection is closed|Stream isn't writeable|Command timed out|MaxRetriesPerRequest|Reached the max retries/i.test(err.message);
+  return /^E[A-Z]+$/.test(code) && code !== 'ERR'
+    ? true
+    : /Connection is closed|Stream isn't writeable|Command timed out|MaxRetriesPerRequest|Reached the max retries/i.test(
+        err.message,
+      );
 }
 
 /**
@@ -43,7 +51,12 @@ export function isConnectionFailure(err: Error): boolean {
  * press a register N times as hard. While Redis does not answer, each process keeps the limits
  * on its own (a local queue): a dead Redis never blocks register reads.
  */
-export function sharedQueue(id: string, politeness: Politeness, health: RedisHealth, connection: () => Bottleneck.IORedisConnection): PolitenessQueue {
+export function sharedQueue(
+  id: string,
+  politeness: Politeness,
+  health: RedisHealth,
+  connection: () => Bottleneck.IORedisConnection,
+): PolitenessQueue {
   const local = localQueue(politeness);
   let shared: Bottleneck | undefined;
   const clustered = () =>

@@ -4,7 +4,14 @@ import { AppConfig } from '../config/app-config';
 import { RegisterBreaker, RegisterUnreachableError } from './register-breaker';
 
 const refused = () => Object.assign(new AxiosError('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-const answered503 = () => new AxiosError('503', 'ERR_BAD_RESPONSE', undefined, undefined, { status: 503, data: '', headers: {}, statusText: '', config: {} as never });
+const answered503 = () =>
+  new AxiosError('503', 'ERR_BAD_RESPONSE', undefined, undefined, {
+    status: 503,
+    data: '',
+    headers: {},
+    statusText: '',
+    config: {} as never,
+  });
 
 describe('RegisterBreaker', () => {
   let clock: ManualClock;
@@ -21,7 +28,11 @@ describe('RegisterBreaker', () => {
     breaker.record('GB', refused(), false);
     expect(breaker.openState('GB')).toBeNull();
     breaker.record('GB', refused(), false);
-    expect(breaker.openState('GB')).toMatchObject({ errorClass: 'connection_refused', since: new Date('2026-11-22T12:00:00.000Z'), retrySeconds: 30 });
+    expect(breaker.openState('GB')).toMatchObject({
+      errorClass: 'connection_refused',
+      since: new Date('2026-11-22T12:00:00.000Z'),
+      retrySeconds: 30,
+    });
     expect(() => breaker.admit('GB')).toThrow(RegisterUnreachableError);
     expect(breaker.openState('NO')).toBeNull();
   });

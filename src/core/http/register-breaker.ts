@@ -7,7 +7,14 @@ import { UpstreamError, UpstreamErrorClass } from '../../registers/upstream-erro
 import type { CountryCode } from '../../registers/register-table';
 
 /** Failures that say the register cannot be reached at all (as opposed to an answer we dislike). */
-const CONNECTION_LEVEL: ReadonlySet<UpstreamErrorClass> = new Set(['timeout', 'dns', 'connection_refused', 'connection_reset', 'network', 'tls']);
+const CONNECTION_LEVEL: ReadonlySet<UpstreamErrorClass> = new Set([
+  'timeout',
+  'dns',
+  'connection_refused',
+  'connection_reset',
+  'network',
+  'tls',
+]);
 /** Consecutive connection-level failures of live reads that open the breaker (a failed probe opens it alone). */
 const READ_FAILURES_TO_OPEN = 2;
 
@@ -75,7 +82,8 @@ export class RegisterBreaker {
     if (probeContext.getStore()) return { trial: false };
     const e = this.entry(country);
     if (!e.open) return { trial: false };
-    if (e.trialInFlight || this.clock.now().getTime() - e.open.openedAt < this.retryMs) throw new RegisterUnreachableError(country, this.describe(e));
+    if (e.trialInFlight || this.clock.now().getTime() - e.open.openedAt < this.retryMs)
+      throw new RegisterUnreachableError(country, this.describe(e));
     e.trialInFlight = true;
     return { trial: true };
   }
@@ -84,7 +92,8 @@ export class RegisterBreaker {
   record(country: CountryCode, error: unknown, trial: boolean): void {
     const e = this.entry(country);
     if (trial) e.trialInFlight = false;
-    const failure = error === undefined || (error instanceof AxiosError && error.response) ? null : UpstreamError.from(error);
+    const failure =
+      error === undefined || (error instanceof AxiosError && error.response) ? null : UpstreamError.from(error);
     if (!failure || !CONNECTION_LEVEL.has(failure.errorClass)) {
       if (e.open) this.logger.log(`${country} answers again: live reads resume`);
       e.failures = 0;
@@ -100,7 +109,9 @@ export class RegisterBreaker {
     if (isProbe || e.failures >= READ_FAILURES_TO_OPEN) {
       const now = this.clock.now();
       e.open = { since: now, openedAt: now.getTime(), errorClass: failure.errorClass };
-      this.logger.warn(`${country} is unreachable (${failure.errorClass}): live reads go to the fallback; tried again every ${this.retryMs / 1000} s`);
+      this.logger.warn(
+        `${country} is unreachable (${failure.errorClass}): live reads go to the fallback; tried again every ${this.retryMs / 1000} s`,
+      );
       const open = this.describe(e);
       for (const listener of [...e.listeners]) listener(open);
     }
@@ -118,7 +129,11 @@ export class RegisterBreaker {
   }
 
   private describe(e: Entry): OpenBreaker {
-    return { since: e.open!.since, errorClass: e.open!.errorClass, retrySeconds: this.config.registerBreakerRetrySeconds };
+    return {
+      since: e.open!.since,
+      errorClass: e.open!.errorClass,
+      retrySeconds: this.config.registerBreakerRetrySeconds,
+    };
   }
 
   private entry(country: CountryCode): Entry {

@@ -1,6 +1,15 @@
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { DEFAULT_QUEUE_DEFINITIONS, EnqueueOptions, InvalidJobPayloadError, JobProcessor, JobQueue, JobQueueUnavailableError, QueueDefinitions, runJob } from './job-queue';
+import {
+  DEFAULT_QUEUE_DEFINITIONS,
+  EnqueueOptions,
+  InvalidJobPayloadError,
+  JobProcessor,
+  JobQueue,
+  JobQueueUnavailableError,
+  QueueDefinitions,
+  runJob,
+} from './job-queue';
 import { QueueName, QUEUE_NAMES } from './queues';
 import type { RedisHealth } from '../redis/redis-health.service';
 
@@ -29,16 +38,22 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
    * in the database outbox and their sweeper enqueues them again.
    */
   async add<N extends QueueName>(queue: N, data: unknown, options: EnqueueOptions = {}): Promise<void> {
-    if (this.health && !this.health.isUp()) throw new JobQueueUnavailableError(`Redis is not answering: ${queue} job not enqueued`);
+    if (this.health && !this.health.isUp())
+      throw new JobQueueUnavailableError(`Redis is not answering: ${queue} job not enqueued`);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new JobQueueUnavailableError(`Redis did not accept the ${queue} job within ${ADD_TIMEOUT_MS} ms`)), ADD_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new JobQueueUnavailableError(`Redis did not accept the ${queue} job within ${ADD_TIMEOUT_MS} ms`)),
+        ADD_TIMEOUT_MS,
+      );
     });
     try {
       await Promise.race([this.enqueue(queue, data, options), timeout]);
     } catch (err) {
       if (!(err instanceof JobQueueUnavailableError)) this.health?.reportFailure(err as Error);
-      throw err instanceof JobQueueUnavailableError ? err : new JobQueueUnavailableError(`${queue} job not enqueued: ${(err as Error).message}`);
+      throw err instanceof JobQueueUnavailableError
+        ? err
+        : new JobQueueUnavailableError(`${queue} job not enqueued: ${(err as Error).message}`);
     } finally {
       clearTimeout(timer);
     }
@@ -67,7 +82,9 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
       }
     });
     bull.on('failed', (job, err) =>
-      this.logger.warn(`${queue} job ${job.id} failed (attempt ${job.attemptsMade}/${job.opts.attempts ?? 1}): ${err.message}`),
+      this.logger.warn(
+        `${queue} job ${job.id} failed (attempt ${job.attemptsMade}/${job.opts.attempts ?? 1}): ${err.message}`,
+      ),
     );
   }
 
@@ -88,7 +105,13 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
   async beforeApplicationShutdown(): Promise<void> {
     // Before the database closes: let running jobs finish (a deploy stops workers
     // gracefully), then close the Redis connections.
-    await Promise.all(QUEUE_NAMES.map((name) => this.queue(name).close().catch(() => undefined)));
+    await Promise.all(
+      QUEUE_NAMES.map((name) =>
+        this.queue(name)
+          .close()
+          .catch(() => undefined),
+      ),
+    );
   }
 
   private queue(name: QueueName): Queue {

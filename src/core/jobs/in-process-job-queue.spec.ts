@@ -3,8 +3,14 @@ import { DEFAULT_QUEUE_DEFINITIONS, QueueDefinitions } from './job-queue';
 import { PROBE_QUEUE, ProbeJob } from '../../status/probe/probe.queue';
 
 /** The probe queue with a fast schedule: 3 tries, 50 ms then 100 ms apart, 2 at once. */
-const FAST: QueueDefinitions = { ...DEFAULT_QUEUE_DEFINITIONS, probe: { ...PROBE_QUEUE, attempts: 3, backoffMs: [50, 100], concurrency: 2 } };
-const job = (n: number): ProbeJob => ({ country: 'NO', slotStart: new Date(Date.UTC(2026, 10, 22, 0, n)).toISOString() });
+const FAST: QueueDefinitions = {
+  ...DEFAULT_QUEUE_DEFINITIONS,
+  probe: { ...PROBE_QUEUE, attempts: 3, backoffMs: [50, 100], concurrency: 2 },
+};
+const job = (n: number): ProbeJob => ({
+  country: 'NO',
+  slotStart: new Date(Date.UTC(2026, 10, 22, 0, n)).toISOString(),
+});
 
 describe('InProcessJobQueue (the embedded job runner)', () => {
   it('runs each job id once, however often it is added', async () => {
@@ -42,7 +48,10 @@ describe('InProcessJobQueue (the embedded job runner)', () => {
     const q = new InProcessJobQueue(FAST);
     let ran = 0;
     const finals: string[] = [];
-    q.process('probe', { process: async () => void ran++, onFinalFailure: async (_d, err) => void finals.push(err.message) });
+    q.process('probe', {
+      process: async () => void ran++,
+      onFinalFailure: async (_d, err) => void finals.push(err.message),
+    });
     await q.add('probe', { country: 'XX', slotStart: 'yesterday' } as unknown as ProbeJob);
     await q.drain();
     expect(ran).toBe(0);

@@ -1,6 +1,15 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { retryDelayMs } from './queue-definition';
-import { DEFAULT_QUEUE_DEFINITIONS, EnqueueOptions, InvalidJobPayloadError, JobProcessor, JobQueue, QUEUE_DEFINITIONS, QueueDefinitions, runJob } from './job-queue';
+import {
+  DEFAULT_QUEUE_DEFINITIONS,
+  EnqueueOptions,
+  InvalidJobPayloadError,
+  JobProcessor,
+  JobQueue,
+  QUEUE_DEFINITIONS,
+  QueueDefinitions,
+  runJob,
+} from './job-queue';
 import { QueueName } from './queues';
 
 interface PendingJob {
@@ -28,7 +37,9 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
-  constructor(@Optional() @Inject(QUEUE_DEFINITIONS) private readonly definitions: QueueDefinitions = DEFAULT_QUEUE_DEFINITIONS) {
+  constructor(
+    @Optional() @Inject(QUEUE_DEFINITIONS) private readonly definitions: QueueDefinitions = DEFAULT_QUEUE_DEFINITIONS,
+  ) {
     super();
   }
 
@@ -54,7 +65,9 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     if (this.active === 0) return;
     await Promise.race([
       new Promise<void>((resolve) => this.idleWaiters.push(resolve)),
-      new Promise<void>((_, reject) => setTimeout(() => reject(new Error('jobs did not finish in time')), timeoutMs).unref()),
+      new Promise<void>((_, reject) =>
+        setTimeout(() => reject(new Error('jobs did not finish in time')), timeoutMs).unref(),
+      ),
     ]);
   }
 
@@ -109,7 +122,9 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
       const definition = this.definitions[queue];
       if (!(err instanceof InvalidJobPayloadError) && job.attempt < definition.attempts && !this.stopped) {
         const delay = retryDelayMs(definition, job.attempt);
-        this.logger.warn(`${queue} job failed (attempt ${job.attempt}/${definition.attempts}); retrying in ${delay} ms: ${(err as Error).message}`);
+        this.logger.warn(
+          `${queue} job failed (attempt ${job.attempt}/${definition.attempts}); retrying in ${delay} ms: ${(err as Error).message}`,
+        );
         this.later(queue, { ...job, attempt: job.attempt + 1 }, delay);
       }
     } finally {

@@ -57,7 +57,9 @@ export async function runJob<N extends QueueName>(
 ): Promise<void> {
   const parsed = definition.payload.safeParse(raw);
   if (!parsed.success) {
-    const error = new InvalidJobPayloadError(`invalid ${queue} job payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    const error = new InvalidJobPayloadError(
+      `invalid ${queue} job payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
     await finalFailure(queue, processor, raw, error);
     throw error;
   }
@@ -70,7 +72,12 @@ export async function runJob<N extends QueueName>(
   }
 }
 
-async function finalFailure<N extends QueueName>(queue: N, processor: JobProcessor<N>, raw: unknown, error: Error): Promise<void> {
+async function finalFailure<N extends QueueName>(
+  queue: N,
+  processor: JobProcessor<N>,
+  raw: unknown,
+  error: Error,
+): Promise<void> {
   logger.error(`${queue} job failed for good: ${error.message}`);
   try {
     await processor.onFinalFailure?.(raw, error);

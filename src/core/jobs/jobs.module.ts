@@ -14,7 +14,12 @@ import { QUEUE_NAMES, QUEUES } from './queues';
 export class JobsModule {
   static forConfig(config: AppConfig): DynamicModule {
     if (!config.redisUrl) {
-      return { module: JobsModule, global: true, providers: [{ provide: JobQueue, useClass: InProcessJobQueue }], exports: [JobQueue] };
+      return {
+        module: JobsModule,
+        global: true,
+        providers: [{ provide: JobQueue, useClass: InProcessJobQueue }],
+        exports: [JobQueue],
+      };
     }
     return {
       module: JobsModule,
@@ -28,15 +33,26 @@ export class JobsModule {
             createClient: (type: 'client' | 'subscriber' | 'bclient') =>
               type === 'client'
                 ? // Adds wait for a connection, a little: the queue's own time box (BullJobQueue.add) decides.
-                  health.createClient('bull', { enableOfflineQueue: true, maxRetriesPerRequest: 1, commandTimeout: undefined })
+                  health.createClient('bull', {
+                    enableOfflineQueue: true,
+                    maxRetriesPerRequest: 1,
+                    commandTimeout: undefined,
+                  })
                 : // Bull's blocking and subscribing connections must wait for Redis, not fail.
-                  health.createClient(`bull-${type}`, { enableOfflineQueue: true, maxRetriesPerRequest: null, enableReadyCheck: false, commandTimeout: undefined }),
+                  health.createClient(`bull-${type}`, {
+                    enableOfflineQueue: true,
+                    maxRetriesPerRequest: null,
+                    enableReadyCheck: false,
+                    commandTimeout: undefined,
+                  }),
           }),
         }),
         BullModule.registerQueue(
           ...QUEUE_NAMES.map((name) => ({
             name,
-            settings: { backoffStrategies: { [SCHEDULE_BACKOFF]: (triesMade: number) => retryDelayMs(QUEUES[name], triesMade) } },
+            settings: {
+              backoffStrategies: { [SCHEDULE_BACKOFF]: (triesMade: number) => retryDelayMs(QUEUES[name], triesMade) },
+            },
           })),
         ),
       ],
@@ -44,7 +60,8 @@ export class JobsModule {
         {
           provide: JobQueue,
           inject: [RedisHealth, ...QUEUE_NAMES.map((name) => getQueueToken(name))],
-          useFactory: (health: RedisHealth, ...queues: Queue[]) => new BullJobQueue(new Map(QUEUE_NAMES.map((name, i) => [name, queues[i]])), health),
+          useFactory: (health: RedisHealth, ...queues: Queue[]) =>
+            new BullJobQueue(new Map(QUEUE_NAMES.map((name, i) => [name, queues[i]])), health),
         },
       ],
       exports: [JobQueue],

@@ -38,19 +38,32 @@ export class LoggingModule {
  * one, so a busy process writes its lines in batches while a quiet one still writes each at
  * once. pino flushes what is left synchronously when the process exits.
  */
-export function rootLogger(config: Pick<AppConfig, 'logLevel' | 'role'>, destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false })): Pino {
+export function rootLogger(
+  config: Pick<AppConfig, 'logLevel' | 'role'>,
+  destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false }),
+): Pino {
   const std = pino.stdSerializers;
-  return pino({
-    level: config.logLevel,
-    base: { service: 'registry-lookup', role: config.role },
-    serializers: {
-      // A request or response object logged as such (request-logging.ts passes these already serialized).
-      req: (req: unknown) => (isMessage(req) ? std.wrapRequestSerializer((r) => ({ id: r.id, method: r.method, path: r.url.split('?')[0] }) as never)(req as never) : req),
-      res: (res: unknown) => (isMessage(res) ? { statusCode: (res as { statusCode: number }).statusCode } : res),
-      err: std.wrapErrorSerializer((err) => ({ type: (err as unknown as Error).name, message: err.message, stack: err.stack }) as never),
+  return pino(
+    {
+      level: config.logLevel,
+      base: { service: 'registry-lookup', role: config.role },
+      serializers: {
+        // A request or response object logged as such (request-logging.ts passes these already serialized).
+        req: (req: unknown) =>
+          isMessage(req)
+            ? std.wrapRequestSerializer((r) => ({ id: r.id, method: r.method, path: r.url.split('?')[0] }) as never)(
+                req as never,
+              )
+            : req,
+        res: (res: unknown) => (isMessage(res) ? { statusCode: (res as { statusCode: number }).statusCode } : res),
+        err: std.wrapErrorSerializer(
+          (err) => ({ type: (err as unknown as Error).name, message: err.message, stack: err.stack }) as never,
+        ),
+      },
+      redact: { paths: ['req.headers', 'config.auth', 'config.headers', '*.password', '*.apiKey'], remove: true },
     },
-    redact: { paths: ['req.headers', 'config.auth', 'config.headers', '*.password', '*.apiKey'], remove: true },
-  }, destination);
+    destination,
+  );
 }
 
 function isMessage(x: unknown): boolean {

@@ -6,12 +6,21 @@ import { requestLogging } from './request-logging';
 /** The lines a root logger writes, as the process would write them to stdout. */
 function capturingRoot(): { root: ReturnType<typeof rootLogger>; lines: string[] } {
   const lines: string[] = [];
-  return { root: rootLogger({ logLevel: 'info', role: 'all' }, { write: (line: string) => void lines.push(line) }), lines };
+  return {
+    root: rootLogger({ logLevel: 'info', role: 'all' }, { write: (line: string) => void lines.push(line) }),
+    lines,
+  };
 }
 
-function request(url: string, headers: Record<string, string> = {}): { req: IncomingMessage; res: ServerResponse & EventEmitter } {
+function request(
+  url: string,
+  headers: Record<string, string> = {},
+): { req: IncomingMessage; res: ServerResponse & EventEmitter } {
   const res = Object.assign(new EventEmitter(), { statusCode: 200, setHeader: jest.fn() });
-  return { req: { method: 'GET', url, headers } as unknown as IncomingMessage, res: res as unknown as ServerResponse & EventEmitter };
+  return {
+    req: { method: 'GET', url, headers } as unknown as IncomingMessage,
+    res: res as unknown as ServerResponse & EventEmitter,
+  };
 }
 
 describe('the request completed line', () => {
@@ -21,11 +30,25 @@ describe('the request completed line', () => {
     requestLogging(root)(req, res, () => undefined);
     res.statusCode = 404;
     res.emit('close');
-    root.info({ req: { id: 'trace-1', method: 'GET', path: '/api/public/v1/registers' }, res: { statusCode: 404 }, responseTime: JSON.parse(lines[0]).responseTime }, 'request completed');
+    root.info(
+      {
+        req: { id: 'trace-1', method: 'GET', path: '/api/public/v1/registers' },
+        res: { statusCode: 404 },
+        responseTime: JSON.parse(lines[0]).responseTime,
+      },
+      'request completed',
+    );
     expect(lines).toHaveLength(2);
     const withoutTime = (line: string): string => line.replace(/"time":\d+/, '"time":0');
     expect(withoutTime(lines[0])).toBe(withoutTime(lines[1]));
-    expect(JSON.parse(lines[0])).toMatchObject({ level: 30, service: 'registry-lookup', role: 'all', req: { id: 'trace-1', method: 'GET', path: '/api/public/v1/registers' }, res: { statusCode: 404 }, msg: 'request completed' });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 30,
+      service: 'registry-lookup',
+      role: 'all',
+      req: { id: 'trace-1', method: 'GET', path: '/api/public/v1/registers' },
+      res: { statusCode: 404 },
+      msg: 'request completed',
+    });
   });
 
   it('stays one valid JSON line whatever the path holds', () => {
@@ -50,6 +73,11 @@ describe('the request completed line', () => {
     requestLogging(root)(failed.req, failed.res, () => undefined);
     failed.res.statusCode = 502;
     failed.res.emit('close');
-    expect(JSON.parse(lines[0])).toMatchObject({ level: 50, role: 'api', res: { statusCode: 502 }, msg: 'request errored' });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 50,
+      role: 'api',
+      res: { statusCode: 502 },
+      msg: 'request errored',
+    });
   });
 });

@@ -40,7 +40,9 @@ class LazyRequestStore {
  * "request errored" (error) for a 5xx — with the same fields as pino-http wrote:
  * req { id, method, path }, res { statusCode }, responseTime. /health/ probes are not logged.
  */
-export function requestLogging(root: Pino): (req: IncomingMessage & { id?: unknown; originalUrl?: string }, res: ServerResponse, next: () => void) => void {
+export function requestLogging(
+  root: Pino,
+): (req: IncomingMessage & { id?: unknown; originalUrl?: string }, res: ServerResponse, next: () => void) => void {
   const completed = completedLine(root);
   return (req, res, next) => {
     const id = assignRequestId(req, res);
@@ -54,7 +56,16 @@ export function requestLogging(root: Pino): (req: IncomingMessage & { id?: unkno
         const responseTime = Date.now() - start;
         const statusCode = res.statusCode;
         if (statusCode >= 500) {
-          if (root.isLevelEnabled('error')) root.error({ ...bindings, res: { statusCode }, err: new Error(`failed with status code ${statusCode}`), responseTime }, 'request errored');
+          if (root.isLevelEnabled('error'))
+            root.error(
+              {
+                ...bindings,
+                res: { statusCode },
+                err: new Error(`failed with status code ${statusCode}`),
+                responseTime,
+              },
+              'request errored',
+            );
         } else if (root.isLevelEnabled('info')) {
           completed(bindings.req, statusCode, responseTime);
         }

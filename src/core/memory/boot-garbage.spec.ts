@@ -67,10 +67,15 @@ describe('collecting the boot garbage', () => {
 
 /** boot-garbage.ts as CommonJS, to run in a child. */
 function compiled(): string {
-  return transpileModule(readFileSync(join(__dirname, 'boot-garbage.ts'), 'utf8'), { compilerOptions: { module: ModuleKind.CommonJS } }).outputText;
+  return transpileModule(readFileSync(join(__dirname, 'boot-garbage.ts'), 'utf8'), {
+    compilerOptions: { module: ModuleKind.CommonJS },
+  }).outputText;
 }
 
 /** The node flags `npm start` runs dist/main.js with. */
 function startFlags(): string[] {
-  return /node ((?:--\S+ )+)dist\/main\.js/.exec((require('../../../package.json') as { scripts: { start: string } }).scripts.start)![1].trim().split(' ');
+  return /node ((?:--\S+ )+)dist\/main\.js/
+    .exec((require('../../../package.json') as { scripts: { start: string } }).scripts.start)![1]
+    .trim()
+    .split(' ');
 }

@@ -4,9 +4,19 @@ import { PROBLEMS, ProblemCode } from '../errors/problem-catalog';
 import { ProblemDetailsDto } from './problem-details.dto';
 
 export const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests allowed per hour for this client (absent for unlimited allowlisted clients).', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window, counted per client IP (IPv6: per /64) across all /api/public/v1 endpoints.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Seconds (delta, not an epoch time) until the window resets and the count starts again.', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per hour for this client (absent for unlimited allowlisted clients).',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': {
+    description:
+      'Requests left in the current window, counted per client IP (IPv6: per /64) across all /api/public/v1 endpoints.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'Seconds (delta, not an epoch time) until the window resets and the count starts again.',
+    schema: { type: 'integer' },
+  },
 } as const;
 
 /**
@@ -23,11 +33,23 @@ export function ApiPublicErrors(...codes: ProblemCode[]): MethodDecorator & Clas
       ApiResponse({
         status,
         description: list.map((c) => `\`${c}\`: ${PROBLEMS[c].description}`).join('\n\n'),
-        headers: status === 429 ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { description: 'Seconds until requests are accepted again.', schema: { type: 'integer' } } } : RATE_LIMIT_HEADERS,
+        headers:
+          status === 429
+            ? {
+                ...RATE_LIMIT_HEADERS,
+                'Retry-After': {
+                  description: 'Seconds until requests are accepted again.',
+                  schema: { type: 'integer' },
+                },
+              }
+            : RATE_LIMIT_HEADERS,
         content: {
           'application/problem+json': {
             schema: {
-              allOf: [{ $ref: getSchemaPath(ProblemDetailsDto) }, { properties: { code: { type: 'string', enum: list } } }],
+              allOf: [
+                { $ref: getSchemaPath(ProblemDetailsDto) },
+                { properties: { code: { type: 'string', enum: list } } },
+              ],
             },
           },
         },

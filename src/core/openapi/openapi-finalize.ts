@@ -31,7 +31,13 @@ export function finalizeOpenApiDocument(document: OpenAPIObject): OpenAPIObject 
     }
   }
   const known = new Set((doc.tags ?? []).map((t: Json) => t.name));
-  doc.tags = [...(doc.tags ?? []), ...[...tags].filter((t) => !known.has(t)).sort().map((name) => ({ name }))];
+  doc.tags = [
+    ...(doc.tags ?? []),
+    ...[...tags]
+      .filter((t) => !known.has(t))
+      .sort()
+      .map((name) => ({ name })),
+  ];
   walkSchemas(doc, fixNullable);
   return document;
 }
@@ -48,7 +54,11 @@ function fixNullable(schema: Json): void {
   if (Array.isArray(schema.oneOf)) schema.oneOf = [...schema.oneOf, NULL_SCHEMA];
   else if (Array.isArray(schema.anyOf)) schema.anyOf = [...schema.anyOf, NULL_SCHEMA];
   else if (Array.isArray(schema.allOf) || schema.$ref) {
-    const inner = schema.$ref ? { $ref: schema.$ref } : schema.allOf.length === 1 ? schema.allOf[0] : { allOf: schema.allOf };
+    const inner = schema.$ref
+      ? { $ref: schema.$ref }
+      : schema.allOf.length === 1
+        ? schema.allOf[0]
+        : { allOf: schema.allOf };
     delete schema.allOf;
     delete schema.$ref;
     schema.oneOf = [inner, NULL_SCHEMA];

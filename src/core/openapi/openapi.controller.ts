@@ -34,8 +34,18 @@ export class OpenApiController {
   constructor(private readonly holder: OpenApiDocument) {}
 
   @Get()
-  @ApiOperation({ summary: 'This OpenAPI document', description: 'Generated from the code (on first use); the pages at /docs render it.' })
-  @ApiOkResponse({ description: 'An OpenAPI 3.0 document.', schema: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } } } })
+  @ApiOperation({
+    summary: 'This OpenAPI document',
+    description: 'Generated from the code (on first use); the pages at /docs render it.',
+  })
+  @ApiOkResponse({
+    description: 'An OpenAPI 3.0 document.',
+    schema: {
+      type: 'object',
+      required: ['openapi', 'info', 'paths'],
+      properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+    },
+  })
   @ApiPublicErrors()
   document(): OpenAPIObject | Record<string, never> {
     return this.holder.document ?? {};

@@ -36,7 +36,14 @@ export function parseAllowlist(value: string): RateLimitAllowEntry[] {
           throw new Error(`"${entry}": the limit after = must be a positive integer or "unlimited"`);
         }
       }
-      return { range: [unmap(range[0]), range[0].kind() === 'ipv6' && unmap(range[0]).kind() === 'ipv4' ? range[1] - 96 : range[1]], limit, source: entry };
+      return {
+        range: [
+          unmap(range[0]),
+          range[0].kind() === 'ipv6' && unmap(range[0]).kind() === 'ipv4' ? range[1] - 96 : range[1],
+        ],
+        limit,
+        source: entry,
+      };
     });
 }
 
@@ -54,7 +61,11 @@ export interface ClientIdentity {
 }
 
 /** Maps a request IP to the key it is counted under and the limit that applies to it. */
-export function identifyClient(ip: string | undefined, defaultLimit: number, allowlist: RateLimitAllowEntry[]): ClientIdentity {
+export function identifyClient(
+  ip: string | undefined,
+  defaultLimit: number,
+  allowlist: RateLimitAllowEntry[],
+): ClientIdentity {
   if (!ip || !ipaddr.isValid(ip)) return { key: `unknown:${ip ?? ''}`, limit: defaultLimit };
   const addr = unmap(ipaddr.parse(ip));
   const allowed = allowlist.find((e) => addr.kind() === e.range[0].kind() && addr.match(e.range));

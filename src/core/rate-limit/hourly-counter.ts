@@ -9,7 +9,13 @@ const HOUR_MS = 3_600_000;
  * shared by every api replica) under `key`, writes the X-RateLimit-* headers of that count,
  * and throws 429 `rate_limited` past the limit. `what` names the limit in the message.
  */
-export async function countHourly(storage: ThrottlerStorage, res: Response, key: string, limit: number, what: string): Promise<void> {
+export async function countHourly(
+  storage: ThrottlerStorage,
+  res: Response,
+  key: string,
+  limit: number,
+  what: string,
+): Promise<void> {
   const hit = await storage.increment(key, HOUR_MS, limit, HOUR_MS, 'default');
   const blocked = hit.totalHits > limit;
   const resetSeconds = Math.max(0, blocked ? hit.timeToBlockExpire : hit.timeToExpire);
@@ -18,5 +24,10 @@ export async function countHourly(storage: ThrottlerStorage, res: Response, key:
   res.setHeader('X-RateLimit-Reset', String(resetSeconds));
   if (!blocked) return;
   const resetAt = new Date(Date.now() + resetSeconds * 1000).toISOString();
-  throw new ApiError('rate_limited', `More than ${limit} ${what} in an hour. Accepted again at ${resetAt}.`, { limit, resetAt }, { 'Retry-After': String(resetSeconds) });
+  throw new ApiError(
+    'rate_limited',
+    `More than ${limit} ${what} in an hour. Accepted again at ${resetAt}.`,
+    { limit, resetAt },
+    { 'Retry-After': String(resetSeconds) },
+  );
 }

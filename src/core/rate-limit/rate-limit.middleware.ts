@@ -9,7 +9,10 @@ export const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
 const HOUR_MS = 3_600_000;
 /** What X-RateLimit-Remaining says to an allowlisted client without a limit (not counted). */
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
-const UNLIMITED_HEADERS = { 'X-RateLimit-Remaining': String(UNLIMITED), 'X-RateLimit-Reset': String(HOUR_MS / 1000) } as const;
+const UNLIMITED_HEADERS = {
+  'X-RateLimit-Remaining': String(UNLIMITED),
+  'X-RateLimit-Reset': String(HOUR_MS / 1000),
+} as const;
 /** Addresses whose identity (counting key, limit) is remembered. */
 const MAX_REMEMBERED_CLIENTS = 10_000;
 
@@ -80,7 +83,13 @@ export class RateLimitMiddleware implements NestMiddleware {
     } catch (err) {
       // No count at all (should not happen: the storage falls back to memory): serve rather than fail.
       this.logger.warn({ err }, 'rate-limit storage unavailable; request not counted');
-      return { headers: { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(limit), 'X-RateLimit-Reset': String(HOUR_MS / 1000) } };
+      return {
+        headers: {
+          'X-RateLimit-Limit': String(limit),
+          'X-RateLimit-Remaining': String(limit),
+          'X-RateLimit-Reset': String(HOUR_MS / 1000),
+        },
+      };
     }
     const blocked = hit.totalHits > limit;
     const resetSeconds = Math.max(0, blocked ? hit.timeToBlockExpire : hit.timeToExpire);

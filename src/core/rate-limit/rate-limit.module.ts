@@ -17,8 +17,15 @@ import { RATE_LIMIT_STORAGE, RateLimitMiddleware } from './rate-limit.middleware
       inject: [AppConfig, RedisHealth],
       useFactory: (config: AppConfig, health: RedisHealth) => {
         if (!config.redisUrl) return new ThrottlerStorageService();
-        const client = health.createClient('rate-limit', { keyPrefix: `${config.redisKeyPrefix}:`, commandTimeout: 500 });
-        return new FailoverThrottlerStorage(new ThrottlerStorageRedisService(client), new ThrottlerStorageService(), health);
+        const client = health.createClient('rate-limit', {
+          keyPrefix: `${config.redisKeyPrefix}:`,
+          commandTimeout: 500,
+        });
+        return new FailoverThrottlerStorage(
+          new ThrottlerStorageRedisService(client),
+          new ThrottlerStorageService(),
+          health,
+        );
       },
     },
     RateLimitMiddleware,

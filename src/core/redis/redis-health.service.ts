@@ -65,11 +65,15 @@ export class RedisHealth implements OnApplicationShutdown {
    */
   createClient(purpose: string, overrides: RedisOptions = {}): Redis {
     if (!this.config.redisUrl) throw new Error('REDIS_URL is not set');
-    const client = new Redis(this.config.redisUrl, { connectionName: `registry-lookup:${purpose}`, ...failFastOptions(overrides) });
+    const client = new Redis(this.config.redisUrl, {
+      connectionName: `registry-lookup:${purpose}`,
+      ...failFastOptions(overrides),
+    });
     client.on('error', (err: Error) => this.reportFailure(err));
     // A server that shuts down closes the connection without an error event.
     client.on('close', () => {
-      if (!(client as unknown as { manuallyClosing?: boolean }).manuallyClosing && client.status !== 'end') this.reportFailure(new Error('connection closed'));
+      if (!(client as unknown as { manuallyClosing?: boolean }).manuallyClosing && client.status !== 'end')
+        this.reportFailure(new Error('connection closed'));
     });
     client.on('ready', () => void this.probe());
     // Bull re-opens its blocking connection when a pending BRPOPLPUSH is cut at shutdown.

@@ -22,7 +22,10 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
   const result = schema.safeParse(query ?? {});
   if (result.success) return result.data;
-  const errors = fieldErrors(result.error).map((e) => ({ ...e, code: e.code === 'unknown_field' ? 'unknown_parameter' : 'invalid_parameter' }));
+  const errors = fieldErrors(result.error).map((e) => ({
+    ...e,
+    code: e.code === 'unknown_field' ? 'unknown_parameter' : 'invalid_parameter',
+  }));
   throw new ApiError('invalid_parameter', summary(errors), { errors });
 }
 
@@ -31,7 +34,8 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
   for (const issue of error.issues) {
     const base = pathOf(issue.path);
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ field: join(base, key), code: 'unknown_field', message: 'unknown field' });
+      for (const key of issue.keys)
+        out.push({ field: join(base, key), code: 'unknown_field', message: 'unknown field' });
       continue;
     }
     const params = (issue as { params?: { code?: string } }).params;
@@ -58,7 +62,10 @@ function summary(errors: FieldError[]): string {
 }
 
 function pathOf(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : join(acc, String(part))), '');
+  return path.reduce<string>(
+    (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : join(acc, String(part))),
+    '',
+  );
 }
 
 function join(base: string, key: string): string {

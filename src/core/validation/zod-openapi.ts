@@ -7,7 +7,10 @@ import { z } from 'zod';
  * JavaScript's safe-integer bound, are left out for readability.
  */
 export function openApiSchema(schema: z.ZodType): SchemaObject {
-  const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   delete json.$schema;
   return tidy(json) as SchemaObject;
 }
@@ -18,7 +21,8 @@ function tidy(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === 'pattern' && 'format' in node) continue;
-    if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
+    if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER))
+      continue;
     out[k] = tidy(v);
   }
   return out;

@@ -39,8 +39,12 @@ export class WordIndexSearch1763780000000 implements MigrationInterface {
     for (const cc of COUNTRIES) {
       const lc = cc.toLowerCase();
       await q.query(`DROP INDEX IF EXISTS company_name_trgm_${lc}`);
-      await q.query(`CREATE INDEX company_rank_${lc} ON company (name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`);
-      await q.query(`CREATE INDEX company_words_${lc} ON company USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`);
+      await q.query(
+        `CREATE INDEX company_rank_${lc} ON company (name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`,
+      );
+      await q.query(
+        `CREATE INDEX company_words_${lc} ON company USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`,
+      );
     }
     await q.query(`
       INSERT INTO company_word (country, word, companies)
@@ -53,7 +57,9 @@ export class WordIndexSearch1763780000000 implements MigrationInterface {
     for (const cc of COUNTRIES) {
       const lc = cc.toLowerCase();
       await q.query(`DROP INDEX IF EXISTS company_rank_${lc}; DROP INDEX IF EXISTS company_words_${lc}`);
-      await q.query(`CREATE INDEX company_name_trgm_${lc} ON company USING gin (name_normalized gin_trgm_ops) WHERE country = '${cc}'`);
+      await q.query(
+        `CREATE INDEX company_name_trgm_${lc} ON company USING gin (name_normalized gin_trgm_ops) WHERE country = '${cc}'`,
+      );
     }
     await q.query(`
       DROP INDEX company_other_numbers;

@@ -83,6 +83,8 @@ export class DeliveryClaimFunction1763800000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP FUNCTION claim_deliveries(timestamptz, timestamptz, integer, text[], integer[], boolean[], text[], text[], text[], text[], text[], boolean)`);
+    await q.query(
+      `DROP FUNCTION claim_deliveries(timestamptz, timestamptz, integer, text[], integer[], boolean[], text[], text[], text[], text[], text[], boolean)`,
+    );
   }
 }

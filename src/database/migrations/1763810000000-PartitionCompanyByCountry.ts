@@ -49,9 +49,15 @@ export class PartitionCompanyByCountry1763810000000 implements MigrationInterfac
     await q.query(`DROP TABLE company_unpartitioned`);
     for (const cc of COUNTRIES) {
       const lc = cc.toLowerCase();
-      await q.query(`CREATE INDEX company_${lc}_other_numbers ON company_${lc} USING gin (other_numbers) WHERE other_numbers <> '{}'`);
-      await q.query(`CREATE INDEX company_rank_${lc} ON company_${lc} (name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`);
-      await q.query(`CREATE INDEX company_words_${lc} ON company_${lc} USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`);
+      await q.query(
+        `CREATE INDEX company_${lc}_other_numbers ON company_${lc} USING gin (other_numbers) WHERE other_numbers <> '{}'`,
+      );
+      await q.query(
+        `CREATE INDEX company_rank_${lc} ON company_${lc} (name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`,
+      );
+      await q.query(
+        `CREATE INDEX company_words_${lc} ON company_${lc} USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`,
+      );
       await q.query(`ANALYZE company_${lc}`);
     }
   }
@@ -62,7 +68,8 @@ export class PartitionCompanyByCountry1763810000000 implements MigrationInterfac
       ALTER TABLE company RENAME TO company_partitioned;
     `);
     // The old names come back on the unpartitioned table.
-    for (const cc of COUNTRIES) await q.query(`DROP INDEX company_rank_${cc.toLowerCase()}; DROP INDEX company_words_${cc.toLowerCase()}`);
+    for (const cc of COUNTRIES)
+      await q.query(`DROP INDEX company_rank_${cc.toLowerCase()}; DROP INDEX company_words_${cc.toLowerCase()}`);
     await q.query(`
       CREATE TABLE company (LIKE company_partitioned INCLUDING DEFAULTS INCLUDING GENERATED,
         CONSTRAINT company_pkey PRIMARY KEY (id),
@@ -76,8 +83,12 @@ export class PartitionCompanyByCountry1763810000000 implements MigrationInterfac
     await q.query(`DROP TABLE company_partitioned`);
     for (const cc of COUNTRIES) {
       const lc = cc.toLowerCase();
-      await q.query(`CREATE INDEX company_rank_${lc} ON company (name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`);
-      await q.query(`CREATE INDEX company_words_${lc} ON company USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`);
+      await q.query(
+        `CREATE INDEX company_rank_${lc} ON company (name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`,
+      );
+      await q.query(
+        `CREATE INDEX company_words_${lc} ON company USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`,
+      );
     }
   }
 }

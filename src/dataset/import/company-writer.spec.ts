@@ -29,7 +29,9 @@ describe('copyTextLine', () => {
   });
 
   it('escapes what COPY reads as a separator or an escape, in values, arrays and extra', () => {
-    const line = copyTextLine(row({ name: 'A\tB\\C\nD\rE', otherNumbers: ['x"y', 'z\\w'], address: 'line\tone', extra: { note: 'a\nb' } }));
+    const line = copyTextLine(
+      row({ name: 'A\tB\\C\nD\rE', otherNumbers: ['x"y', 'z\\w'], address: 'line\tone', extra: { note: 'a\nb' } }),
+    );
     const fields = line.slice(0, -1).split('\t');
     expect(fields).toHaveLength(16);
     expect(fields[2]).toBe('{"x\\\\"y","z\\\\\\\\w"}');
@@ -39,14 +41,29 @@ describe('copyTextLine', () => {
   });
 
   it('writes the same line for a row whose reader vouched for it, its extra still escaped', () => {
-    const safe = row({ legalForm: 'Private limited company', address: '1 HIGH STREET, LEEDS', city: 'LEEDS', extra: { sicCodes: ['A "quoted" activity'] } });
+    const safe = row({
+      legalForm: 'Private limited company',
+      address: '1 HIGH STREET, LEEDS',
+      city: 'LEEDS',
+      extra: { sicCodes: ['A "quoted" activity'] },
+    });
     expect(copyTextLine({ ...safe, copyPlain: true })).toBe(copyTextLine(safe));
-    expect(copyTextLine({ ...safe, copyPlain: true }).split('\t')[15]).toBe('{"sicCodes":["A \\\\"quoted\\\\" activity"]}\n');
+    expect(copyTextLine({ ...safe, copyPlain: true }).split('\t')[15]).toBe(
+      '{"sicCodes":["A \\\\"quoted\\\\" activity"]}\n',
+    );
   });
 
   it('follows a change of provenance from one row to the next', () => {
     expect(copyTextLine(row()).split('\t').slice(12, 15)).toEqual(['dataset:one', 'one', '2026-11-01T00:00:00.000Z']);
-    expect(copyTextLine(row({ sourceKind: 'dataset:two', datasetName: 'two' })).split('\t').slice(12, 15)).toEqual(['dataset:two', 'two', '2026-11-01T00:00:00.000Z']);
-    expect(copyTextLine(row({ producedAt: '2026-12-01T00:00:00.000Z' })).split('\t').slice(12, 15)).toEqual(['dataset:one', 'one', '2026-12-01T00:00:00.000Z']);
+    expect(
+      copyTextLine(row({ sourceKind: 'dataset:two', datasetName: 'two' }))
+        .split('\t')
+        .slice(12, 15),
+    ).toEqual(['dataset:two', 'two', '2026-11-01T00:00:00.000Z']);
+    expect(
+      copyTextLine(row({ producedAt: '2026-12-01T00:00:00.000Z' }))
+        .split('\t')
+        .slice(12, 15),
+    ).toEqual(['dataset:one', 'one', '2026-12-01T00:00:00.000Z']);
   });
 });

@@ -104,7 +104,7 @@ export function addCounts(totals: WriteCounts, result: { submitted: number; inse
 
 /** Postgres array literal of text values ({"a","b"}). */
 export function textArrayLiteral(values: readonly string[]): string {
-  if (values.length === 0) return "{}";
+  if (values.length === 0) return '{}';
   return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
 

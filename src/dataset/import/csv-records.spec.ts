@@ -42,7 +42,10 @@ describe('csvRecords', () => {
       const rows: string[][] = [];
       for (let r = 0; r < 1 + rnd(6); r++) rows.push(Array.from({ length: 3 }, () => cells[rnd(cells.length)]));
       const eol = rnd(2) ? '\n' : '\r\n';
-      const text = rows.map((row) => row.map((c) => (/[",\r\n]/.test(c) || rnd(2) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')).join(eol) + (rnd(2) ? eol : '');
+      const text =
+        rows
+          .map((row) => row.map((c) => (/[",\r\n]/.test(c) || rnd(2) ? `"${c.replace(/"/g, '""')}"` : c)).join(','))
+          .join(eol) + (rnd(2) ? eol : '');
       const expected = parse(text, { relax_column_count: true, skip_empty_lines: true }) as string[][];
       expect(records(await read(text, 1 + rnd(9)))).toEqual(expected);
     }
@@ -52,9 +55,15 @@ describe('csvRecords', () => {
     const items = await read('a,b\n"bad "quote",x\nok,1\nun"quoted,2\nfine,3', 4);
     expect(items).toEqual([
       { kind: 'record', fields: ['a', 'b'], line: 1, plain: true },
-      { kind: 'rejected', rejection: { at: 2, reason: 'unreadable CSV record', detail: 'characters after a closing quote in field 1' } },
+      {
+        kind: 'rejected',
+        rejection: { at: 2, reason: 'unreadable CSV record', detail: 'characters after a closing quote in field 1' },
+      },
       { kind: 'record', fields: ['ok', '1'], line: 3, plain: true },
-      { kind: 'rejected', rejection: { at: 4, reason: 'unreadable CSV record', detail: 'a quote inside unquoted field 1' } },
+      {
+        kind: 'rejected',
+        rejection: { at: 4, reason: 'unreadable CSV record', detail: 'a quote inside unquoted field 1' },
+      },
       { kind: 'record', fields: ['fine', '3'], line: 5, plain: true },
     ]);
   });
@@ -74,7 +83,9 @@ describe('csvRecords', () => {
     ].join('\n');
     const used = [true, true, false, false, false];
     const summary = (items: CsvItem[]) =>
-      items.map((i) => (i.kind === 'record' ? { line: i.line, count: i.fields.length, used: i.fields.slice(0, 2), plain: i.plain } : i));
+      items.map((i) =>
+        i.kind === 'record' ? { line: i.line, count: i.fields.length, used: i.fields.slice(0, 2), plain: i.plain } : i,
+      );
     for (const size of [1, 5, 16, 1000]) {
       const quick = await read(text, size, { keep: { columns: used } });
       expect(summary(quick)).toEqual(summary(await read(text, size)));
@@ -92,7 +103,10 @@ describe('csvRecords', () => {
   });
 
   it('reads quotes as text in relaxed (tab-delimited) files', async () => {
-    const items = await read('name\tacn\nTHE "BEST" PTY LTD\t1\n"QUOTED" START LTD\t2\n', 5, { delimiter: '\t', relaxQuotes: true });
+    const items = await read('name\tacn\nTHE "BEST" PTY LTD\t1\n"QUOTED" START LTD\t2\n', 5, {
+      delimiter: '\t',
+      relaxQuotes: true,
+    });
     expect(records(items)).toEqual([
       ['name', 'acn'],
       ['THE "BEST" PTY LTD', '1'],
@@ -102,7 +116,12 @@ describe('csvRecords', () => {
 
   it('reports an unclosed quote at the end, and refuses a runaway quoted field', async () => {
     const items = await read('a,b\n1,"never closed\n2,3\n', 3);
-    expect(items[1]).toEqual({ kind: 'rejected', rejection: { at: 2, reason: 'unreadable CSV record', detail: 'unclosed quote at the end of the file' } });
-    await expect(read(`a\n"${'x'.repeat(5000)}`, 100, { maxRecordChars: 1000 })).rejects.toThrow('CSV record at line 2 runs past 1000 characters: an unclosed quote?');
+    expect(items[1]).toEqual({
+      kind: 'rejected',
+      rejection: { at: 2, reason: 'unreadable CSV record', detail: 'unclosed quote at the end of the file' },
+    });
+    await expect(read(`a\n"${'x'.repeat(5000)}`, 100, { maxRecordChars: 1000 })).rejects.toThrow(
+      'CSV record at line 2 runs past 1000 characters: an unclosed quote?',
+    );
   });
 });

@@ -6,7 +6,8 @@ import { textChunks } from './text-chunks';
  * `plain`: no field of the record holds a backslash, tab, carriage return or line feed — the
  * characters COPY's text format escapes — so a writer may pass its values through as they are.
  */
-export type CsvItem = { kind: 'record'; fields: string[]; line: number; plain: boolean } | { kind: 'rejected'; rejection: Rejection };
+export type CsvItem =
+  { kind: 'record'; fields: string[]; line: number; plain: boolean } | { kind: 'rejected'; rejection: Rejection };
 
 export interface CsvOptions {
   /** One character; ',' by default. */
@@ -120,7 +121,10 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
           }
           if (!closed) {
             if (!final) {
-              if (n - recordStart > maxRecordChars) throw new DatasetFileError(`CSV record at line ${recordLine} runs past ${maxRecordChars} characters: an unclosed quote?`);
+              if (n - recordStart > maxRecordChars)
+                throw new DatasetFileError(
+                  `CSV record at line ${recordLine} runs past ${maxRecordChars} characters: an unclosed quote?`,
+                );
               return { items, rest: recordStart };
             }
             broken = 'unclosed quote at the end of the file';
@@ -185,7 +189,8 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
         while (j < n) {
           const c = text.charCodeAt(j);
           if (c === delimiter || c === LF) break;
-          if (c === QUOTE && !relaxQuotes && broken === null) broken = `a quote inside unquoted field ${fields.length + 1}`;
+          if (c === QUOTE && !relaxQuotes && broken === null)
+            broken = `a quote inside unquoted field ${fields.length + 1}`;
           j += 1;
         }
         if (j >= n && !final) return { items, rest: recordStart };
@@ -217,7 +222,11 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
         if (fields.length > 0 && fields[0].charCodeAt(0) === 0xfeff) fields[0] = fields[0].slice(1);
       }
       const empty = fields.length === 1 && fields[0] === '';
-      if (broken !== null) items.push({ kind: 'rejected', rejection: { at: recordLine, reason: 'unreadable CSV record', detail: broken } });
+      if (broken !== null)
+        items.push({
+          kind: 'rejected',
+          rejection: { at: recordLine, reason: 'unreadable CSV record', detail: broken },
+        });
       else if (!empty) items.push({ kind: 'record', fields, line: recordLine, plain: plainText && lines <= 1 });
     }
     return { items, rest: n };
@@ -254,7 +263,11 @@ function unusedTail(columns: boolean[], delimiter: number): UnusedTail | null {
   const count = columns.length - last - 1;
   if (last < 0 || count < 2) return null;
   const d = `\\x${delimiter.toString(16).padStart(2, '0')}`;
-  return { from: last + 1, count, pattern: new RegExp(`(?:${d}(?:"[^"\\r\\n]*"|[^${d}"\\r\\n]*)){${count}}\\r?\\n`, 'y') };
+  return {
+    from: last + 1,
+    count,
+    pattern: new RegExp(`(?:${d}(?:"[^"\\r\\n]*"|[^${d}"\\r\\n]*)){${count}}\\r?\\n`, 'y'),
+  };
 }
 
 function crOnlyBeforeLf(text: string): boolean {
@@ -267,6 +280,14 @@ function crOnlyBeforeLf(text: string): boolean {
 /** Column positions by header name (trimmed: the GB file writes " CompanyNumber"), case-insensitive. */
 export function headerIndex(header: string[]): (name: string) => number {
   const map = new Map<string, number>();
-  header.forEach((h, i) => map.set(h.replace(/^\uFEFF/, '').trim().toLowerCase(), i));
+  header.forEach((h, i) =>
+    map.set(
+      h
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .toLowerCase(),
+      i,
+    ),
+  );
   return (name) => map.get(name.toLowerCase()) ?? -1;
 }

@@ -6,7 +6,10 @@ import { runDatasetImportCli } from './dataset-import-cli';
 
 jest.setTimeout(60_000);
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string[]; err: string[] }> {
+async function cli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runDatasetImportCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), isTTY: false });
@@ -21,12 +24,28 @@ describe('dataset:import command', () => {
   it.each([
     [['--file', 'x.csv'], 2, 'dataset:import: --country is required (GB, FR, NO, DK, AU or CA)'],
     [['--country', 'NO'], 2, 'dataset:import: --file is required'],
-    [['--country', 'SE', '--file', 'x'], 2, 'dataset:import: unknown country "SE": the dataset covers GB, AU, CA, FR, DK, NO'],
+    [
+      ['--country', 'SE', '--file', 'x'],
+      2,
+      'dataset:import: unknown country "SE": the dataset covers GB, AU, CA, FR, DK, NO',
+    ],
     [['--country', 'AU', '--file', 'x'], 1, 'dataset:import: file not found: x'],
-    [['--country', 'GB', '--format', 'enheter-json', '--file', 'x'], 2, 'dataset:import: unknown format "enheter-json" for GB: use basiccompanydata-csv'],
-    [['--country', 'GB', '--file', 'x', '--produced-at', '2024-02-30'], 2, 'dataset:import: --produced-at must be a date YYYY-MM-DD, not "2024-02-30"'],
+    [
+      ['--country', 'GB', '--format', 'enheter-json', '--file', 'x'],
+      2,
+      'dataset:import: unknown format "enheter-json" for GB: use basiccompanydata-csv',
+    ],
+    [
+      ['--country', 'GB', '--file', 'x', '--produced-at', '2024-02-30'],
+      2,
+      'dataset:import: --produced-at must be a date YYYY-MM-DD, not "2024-02-30"',
+    ],
     [['--country', 'GB', '--file', 'x', '--colour'], 2, "dataset:import: Unknown option '--colour'"],
-    [['--country', 'GB', '--file', '/nonexistent/BasicCompanyData.csv'], 1, 'dataset:import: file not found: /nonexistent/BasicCompanyData.csv'],
+    [
+      ['--country', 'GB', '--file', '/nonexistent/BasicCompanyData.csv'],
+      1,
+      'dataset:import: file not found: /nonexistent/BasicCompanyData.csv',
+    ],
   ])('refuses %j with exit code %i and one readable line', async (argv, code, line) => {
     const r = await cli(argv as string[]);
     expect(r.code).toBe(code);
@@ -41,14 +60,18 @@ describe('dataset:import command', () => {
     const ok = await cli(['--country', 'gb', '--file', file], env);
     expect(ok.err.filter((l) => !l.includes(': reading ') && !/rows \(/.test(l))).toEqual([]);
     expect(ok.code).toBe(0);
-    expect(ok.out.join('\n')).toContain('Imported GB dataset "companies-house-basiccompanydata" (basiccompanydata-csv, produced 2024-05-01 according to the file name)');
+    expect(ok.out.join('\n')).toContain(
+      'Imported GB dataset "companies-house-basiccompanydata" (basiccompanydata-csv, produced 2024-05-01 according to the file name)',
+    );
     expect(ok.out.join('\n')).toContain('upserted       3 (inserted 3, updated 0; 0 unchanged)');
 
     const wrong = join(dir, 'enheter.json');
     writeFileSync(wrong, '[]');
     const bad = await cli(['--country', 'GB', '--file', wrong], env);
     expect(bad.code).toBe(1);
-    expect(bad.err).toContain('dataset:import: not a BasicCompanyData CSV: header lacks CompanyName, CompanyNumber, CompanyStatus, IncorporationDate');
+    expect(bad.err).toContain(
+      'dataset:import: not a BasicCompanyData CSV: header lacks CompanyName, CompanyNumber, CompanyStatus, IncorporationDate',
+    );
   });
 
   it('reports a bad configuration in one line', async () => {

@@ -65,7 +65,8 @@ async function parseImportArgs(argv: string[], cwd: string): Promise<ImportArgs 
   if (values.format) resolveFormat(country, values.format);
   const producedAt = values['produced-at'] ? parseDay(values['produced-at']) : undefined;
   const batchSize = values['batch-size'] ? Number(values['batch-size']) : undefined;
-  if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1)) throw new ImportUsageError('--batch-size must be a positive integer');
+  if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1))
+    throw new ImportUsageError('--batch-size must be a positive integer');
   const file = resolve(cwd, values.file);
   try {
     if (!(await stat(file)).isFile()) throw new DatasetFileError(`${values.file} is not a file`);
@@ -83,29 +84,30 @@ async function parseImportArgs(argv: string[], cwd: string): Promise<ImportArgs 
  */
 export const DATASET_IMPORT_COMMAND: AdminCommand = {
   name: 'dataset:import',
-  run: (context) => reportingErrors(context.io, async () => {
-    const args = await parseImportArgs(context.argv, context.cwd);
-    if (!args) {
-      context.io.out(USAGE);
+  run: (context) =>
+    reportingErrors(context.io, async () => {
+      const args = await parseImportArgs(context.argv, context.cwd);
+      if (!args) {
+        context.io.out(USAGE);
+        return 0;
+      }
+      await runMigrations(context.dataSource);
+      const label = `${args.country} ${args.format.id}`;
+      const isTTY = (context.io as Partial<CliIo>).isTTY === true;
+      const summary = await importDataset({
+        dataSource: context.dataSource,
+        config: context.config,
+        country: args.country,
+        format: args.format.id,
+        file: args.file,
+        datasetName: args.datasetName,
+        producedAt: args.producedAt,
+        batchSize: args.batchSize,
+        progress: isTTY ? new TtyProgress(label) : new LogProgress(label, context.io.err),
+      });
+      context.io.out(formatImportSummary(summary));
       return 0;
-    }
-    await runMigrations(context.dataSource);
-    const label = `${args.country} ${args.format.id}`;
-    const isTTY = (context.io as Partial<CliIo>).isTTY === true;
-    const summary = await importDataset({
-      dataSource: context.dataSource,
-      config: context.config,
-      country: args.country,
-      format: args.format.id,
-      file: args.file,
-      datasetName: args.datasetName,
-      producedAt: args.producedAt,
-      batchSize: args.batchSize,
-      progress: isTTY ? new TtyProgress(label) : new LogProgress(label, context.io.err),
-    });
-    context.io.out(formatImportSummary(summary));
-    return 0;
-  }),
+    }),
 };
 
 async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
@@ -126,7 +128,12 @@ async function reportingErrors(io: AdminIo, body: () => Promise<number>): Promis
     return await body();
   } catch (err) {
     const usage = err instanceof ImportUsageError;
-    io.err(`dataset:import: ${(err as Error).message.split('\n').map((l) => l.trim()).join(' ')}`);
+    io.err(
+      `dataset:import: ${(err as Error).message
+        .split('\n')
+        .map((l) => l.trim())
+        .join(' ')}`,
+    );
     if (usage) io.err('Run with --help for the usage.');
     return usage ? 2 : 1;
   }

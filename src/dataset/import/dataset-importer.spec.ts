@@ -45,8 +45,16 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
     return path;
   };
   const wordCounts = async (country: string) => ({
-    words: (await dataSource.query(`SELECT word, companies FROM company_word WHERE country = $1 ORDER BY word`, [country])) as Array<{ word: string; companies: number }>,
-    companies: Number(((await dataSource.query(`SELECT companies FROM dataset_country WHERE country = $1`, [country])) as Array<{ companies: string }>)[0].companies),
+    words: (await dataSource.query(`SELECT word, companies FROM company_word WHERE country = $1 ORDER BY word`, [
+      country,
+    ])) as Array<{ word: string; companies: number }>,
+    companies: Number(
+      (
+        (await dataSource.query(`SELECT companies FROM dataset_country WHERE country = $1`, [country])) as Array<{
+          companies: string;
+        }>
+      )[0].companies,
+    ),
   });
   const companies = async (country: string) =>
     (await dataSource.query(
@@ -57,8 +65,12 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
 
   it('counts words from the table with a large work_mem on a Postgres server only (PGlite keeps whatever its heap grows to)', async () => {
     const statements: string[] = [];
-    const transaction = dataSource.transaction.bind(dataSource) as (run: (m: EntityManager) => Promise<unknown>) => Promise<unknown>;
-    const spy = jest.spyOn(dataSource, 'transaction').mockImplementation(((run: (m: EntityManager) => Promise<unknown>) =>
+    const transaction = dataSource.transaction.bind(dataSource) as (
+      run: (m: EntityManager) => Promise<unknown>,
+    ) => Promise<unknown>;
+    const spy = jest.spyOn(dataSource, 'transaction').mockImplementation(((
+      run: (m: EntityManager) => Promise<unknown>,
+    ) =>
       transaction(async (m) => {
         const query = m.query.bind(m);
         m.query = ((sql: string, parameters?: unknown[]) => {
@@ -79,15 +91,39 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
   it('imports the real GB sample, and a re-import changes nothing and duplicates nothing', async () => {
     const path = file('BasicCompanyData-sample.csv', fixtureText(GB_SAMPLE));
     const first = await run({ country: 'GB', file: path });
-    expect(first).toMatchObject({ country: 'GB', format: 'basiccompanydata-csv', datasetName: 'companies-house-basiccompanydata', recordsRead: 3, rows: 3, inserted: 3, updated: 0, unchanged: 0, datasetRows: 3 });
+    expect(first).toMatchObject({
+      country: 'GB',
+      format: 'basiccompanydata-csv',
+      datasetName: 'companies-house-basiccompanydata',
+      recordsRead: 3,
+      rows: 3,
+      inserted: 3,
+      updated: 0,
+      unchanged: 0,
+      datasetRows: 3,
+    });
     expect(first.writer).toBe(backend === 'postgres' ? 'postgres-copy-bulk' : 'pglite-copy');
     const rows = await companies('GB');
-    expect(rows.map((r) => [r.registration_number, r.name, r.name_normalized, r.status, r.status_category, r.incorporation_date])).toEqual([
+    expect(
+      rows.map((r) => [
+        r.registration_number,
+        r.name,
+        r.name_normalized,
+        r.status,
+        r.status_category,
+        r.incorporation_date,
+      ]),
+    ).toEqual([
       ['08209948', '! LTD', 'ltd', 'Active', 'active', '2012-09-11'],
       ['11399177', '!? LTD', 'ltd', 'Active', 'active', '2018-06-05'],
       ['12778855', '! LIMITED', 'limited', 'Active', 'active', '2020-07-29'],
     ]);
-    expect(rows[0]).toMatchObject({ source_kind: 'dataset:companies-house-basiccompanydata', dataset_name: 'companies-house-basiccompanydata', legal_form: 'Private limited company', city: 'LEEDS' });
+    expect(rows[0]).toMatchObject({
+      source_kind: 'dataset:companies-house-basiccompanydata',
+      dataset_name: 'companies-house-basiccompanydata',
+      legal_form: 'Private limited company',
+      city: 'LEEDS',
+    });
     expect(new Date(rows[0].produced_at as string).toISOString()).toBe('2024-05-01T00:00:00.000Z');
 
     const again = await run({ country: 'GB', file: path });
@@ -102,16 +138,29 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
     const changed = b.replace('"Active"', '"Liquidation"').replace('"LEEDS"', '"BRADFORD"');
     const repeatedFirst = c.replace('"!? LTD"', '"OLDER NAME LTD"');
     const path = file('v2.csv', [header, a, changed, repeatedFirst, c].join('\n'));
-    const summary = await run({ country: 'GB', file: path, producedAt: new Date('2024-05-01T00:00:00Z'), batchSize: 2 });
+    const summary = await run({
+      country: 'GB',
+      file: path,
+      producedAt: new Date('2024-05-01T00:00:00Z'),
+      batchSize: 2,
+    });
     // Batches of 2: [a, changed b] → b updated; [older c, c] → collapsed to c, unchanged.
     expect(summary).toMatchObject({ recordsRead: 4, rows: 4, inserted: 0, updated: 1, unchanged: 2, superseded: 1 });
     const rows = await companies('GB');
     expect(rows).toHaveLength(3);
-    expect(rows.find((r) => r.registration_number === '08209948')).toMatchObject({ status: 'Liquidation', status_category: 'in_liquidation', city: 'BRADFORD' });
+    expect(rows.find((r) => r.registration_number === '08209948')).toMatchObject({
+      status: 'Liquidation',
+      status_category: 'in_liquidation',
+      city: 'BRADFORD',
+    });
     expect(rows.find((r) => r.registration_number === '11399177')).toMatchObject({ name: '!? LTD' });
 
     // A newer file of the same register (new production date) updates every row it holds.
-    const newer = await run({ country: 'GB', file: file('v3.csv', original), producedAt: new Date('2024-06-01T00:00:00Z') });
+    const newer = await run({
+      country: 'GB',
+      file: file('v3.csv', original),
+      producedAt: new Date('2024-06-01T00:00:00Z'),
+    });
     expect(newer).toMatchObject({ inserted: 0, updated: 3, unchanged: 0 });
     expect((await companies('GB')).map((r) => r.status)).toEqual(['Active', 'Active', 'Active']);
   });
@@ -127,30 +176,52 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
   it('keeps backslashes, quotes and a literal \\N of a value through COPY (whitespace folded as the reader folds it)', async () => {
     const [header, a] = fixtureText(GB_SAMPLE).trim().split('\n');
     const odd = 'A\\B \tC ""D"" \\N ÆØÅ LIMITED';
-    const row = a.replace('"! LIMITED"', `"${odd}"`).replace('"UNIT 3 NEWTON BUSINESS CENTRE"', '"UNIT 3\nNEWTON \\ CENTRE"');
+    const row = a
+      .replace('"! LIMITED"', `"${odd}"`)
+      .replace('"UNIT 3 NEWTON BUSINESS CENTRE"', '"UNIT 3\nNEWTON \\ CENTRE"');
     const summary = await run({ country: 'GB', file: file('odd.csv', [header, row].join('\n')) });
     expect(summary).toMatchObject({ rows: 1, inserted: 1, rejected: { total: 0 } });
-    const [stored] = (await dataSource.query(`SELECT name, address FROM company WHERE country = 'GB'`)) as Array<{ name: string; address: string }>;
+    const [stored] = (await dataSource.query(`SELECT name, address FROM company WHERE country = 'GB'`)) as Array<{
+      name: string;
+      address: string;
+    }>;
     expect(stored.name).toBe('A\\B C "D" \\N ÆØÅ LIMITED');
     expect(stored.address).toContain('NEWTON \\ CENTRE');
   });
 
   it('reads gzip and zip input: the NO array gzipped, the GB CSV and FR CSV zipped', async () => {
-    const no = await run({ country: 'NO', file: file('enheter_alle.json.gz', gzipSync(JSON.stringify(realEnheter()))) });
+    const no = await run({
+      country: 'NO',
+      file: file('enheter_alle.json.gz', gzipSync(JSON.stringify(realEnheter()))),
+    });
     expect(no).toMatchObject({ format: 'enheter-json', rows: 9, inserted: 9, rejected: { total: 0 } });
     expect((await companies('NO')).map((r) => r.registration_number)).toContain('976030788');
 
     const gbZip = makeZip([{ name: 'BasicCompanyDataAsOneFile-2024-05-01.csv', data: fixtureText(GB_SAMPLE) }]);
-    expect(await run({ country: 'GB', file: file('BasicCompanyDataAsOneFile-2024-05-01.zip', gbZip) })).toMatchObject({ rows: 3, inserted: 3 });
+    expect(await run({ country: 'GB', file: file('BasicCompanyDataAsOneFile-2024-05-01.zip', gbZip) })).toMatchObject({
+      rows: 3,
+      inserted: 3,
+    });
 
-    const frZip = makeZip([{ name: 'StockUniteLegale_utf8.csv', data: fixtureText('datasets/fr/stockunitelegale-constructed-from-docs-sample.csv') }]);
+    const frZip = makeZip([
+      {
+        name: 'StockUniteLegale_utf8.csv',
+        data: fixtureText('datasets/fr/stockunitelegale-constructed-from-docs-sample.csv'),
+      },
+    ]);
     const fr = await run({ country: 'fr', file: file('StockUniteLegale_utf8.zip', frZip) });
     expect(fr).toMatchObject({ country: 'FR', rows: 4, inserted: 4 });
-    expect((await companies('FR')).find((r) => r.registration_number === '880878145')).toMatchObject({ status: 'Cessée', status_category: 'dissolved' });
+    expect((await companies('FR')).find((r) => r.registration_number === '880878145')).toMatchObject({
+      status: 'Cessée',
+      status_category: 'dissolved',
+    });
   });
 
   it('takes the production date from the option, else the file, else its name, and logs each import', async () => {
-    const xml = openDataFile(['registers/ca/corpcan-opendata-corporation-16292721-numbered-cbca-2024.xml'].map(fixtureText), '2024-09-10T05:00:00');
+    const xml = openDataFile(
+      ['registers/ca/corpcan-opendata-corporation-16292721-numbered-cbca-2024.xml'].map(fixtureText),
+      '2024-09-10T05:00:00',
+    );
     const fromContent = await run({ country: 'CA', file: file('OPEN_DATA_1.xml', xml), producedAt: undefined });
     expect(fromContent).toMatchObject({ producedAtSource: 'file content' });
     expect(fromContent.producedAt.toISOString()).toBe('2024-09-10T05:00:00.000Z');
@@ -158,25 +229,66 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
     expect(new Date(stored.produced_at as string).toISOString()).toBe('2024-09-10T05:00:00.000Z');
     expect(stored.other_numbers).toEqual(['754441624']);
 
-    const fromName = await run({ country: 'GB', file: file('BasicCompanyDataAsOneFile-2024-03-01.csv', fixtureText(GB_SAMPLE)), producedAt: undefined });
+    const fromName = await run({
+      country: 'GB',
+      file: file('BasicCompanyDataAsOneFile-2024-03-01.csv', fixtureText(GB_SAMPLE)),
+      producedAt: undefined,
+    });
     expect(fromName).toMatchObject({ producedAtSource: 'file name' });
     expect(fromName.producedAt.toISOString()).toBe('2024-03-01T00:00:00.000Z');
 
-    const log = (await dataSource.query(`SELECT country, dataset_name, format, file_name, status, rows_read, rows_inserted, dataset_rows FROM dataset_import ORDER BY id`)) as unknown[];
+    const log = (await dataSource.query(
+      `SELECT country, dataset_name, format, file_name, status, rows_read, rows_inserted, dataset_rows FROM dataset_import ORDER BY id`,
+    )) as unknown[];
     expect(log).toEqual([
-      { country: 'CA', dataset_name: 'corporations-canada-open-data', format: 'opendata-xml', file_name: 'OPEN_DATA_1.xml', status: 'done', rows_read: 1, rows_inserted: 1, dataset_rows: 1 },
-      { country: 'GB', dataset_name: 'companies-house-basiccompanydata', format: 'basiccompanydata-csv', file_name: 'BasicCompanyDataAsOneFile-2024-03-01.csv', status: 'done', rows_read: 3, rows_inserted: 3, dataset_rows: 3 },
+      {
+        country: 'CA',
+        dataset_name: 'corporations-canada-open-data',
+        format: 'opendata-xml',
+        file_name: 'OPEN_DATA_1.xml',
+        status: 'done',
+        rows_read: 1,
+        rows_inserted: 1,
+        dataset_rows: 1,
+      },
+      {
+        country: 'GB',
+        dataset_name: 'companies-house-basiccompanydata',
+        format: 'basiccompanydata-csv',
+        file_name: 'BasicCompanyDataAsOneFile-2024-03-01.csv',
+        status: 'done',
+        rows_read: 3,
+        rows_inserted: 3,
+        dataset_rows: 3,
+      },
     ]);
   });
 
   it('counts rejections per reason with examples, and prints them in the summary', async () => {
     const [header, a, b, c] = fixtureText(GB_SAMPLE).trim().split('\n');
-    const csv = [header, a.replace('"12778855"', '""'), b.replace('"11/09/2012"', '"11/13/2012"'), c, b.replace('"08209948"', '""')].join('\n');
+    const csv = [
+      header,
+      a.replace('"12778855"', '""'),
+      b.replace('"11/09/2012"', '"11/13/2012"'),
+      c,
+      b.replace('"08209948"', '""'),
+    ].join('\n');
     const summary = await run({ country: 'GB', file: file('rejects.csv', csv), datasetName: 'gb-test' });
     expect(summary).toMatchObject({ rows: 1, datasetName: 'gb-test', rejected: { total: 3 } });
     expect(summary.rejected.reasons).toEqual([
-      { reason: 'missing registration number', count: 2, examples: [{ at: 2, reason: 'missing registration number', detail: 'CompanyNumber' }, { at: 5, reason: 'missing registration number', detail: 'CompanyNumber' }] },
-      { reason: 'bad date', count: 1, examples: [{ at: 3, reason: 'bad date', detail: 'IncorporationDate "11/13/2012"' }] },
+      {
+        reason: 'missing registration number',
+        count: 2,
+        examples: [
+          { at: 2, reason: 'missing registration number', detail: 'CompanyNumber' },
+          { at: 5, reason: 'missing registration number', detail: 'CompanyNumber' },
+        ],
+      },
+      {
+        reason: 'bad date',
+        count: 1,
+        examples: [{ at: 3, reason: 'bad date', detail: 'IncorporationDate "11/13/2012"' }],
+      },
     ]);
     const text = formatImportSummary(summary);
     expect(text).toContain('rejected       3');
@@ -186,20 +298,30 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
 
   it('fails readably on a file of another format and logs the failure', async () => {
     const path = file('not-gb.csv', 'siren,denominationUniteLegale\n552032534,DANONE\n');
-    await expect(run({ country: 'GB', file: path })).rejects.toThrow('not a BasicCompanyData CSV: header lacks CompanyName, CompanyNumber, CompanyStatus, IncorporationDate');
-    const [log] = (await dataSource.query(`SELECT status, error FROM dataset_import`)) as Array<{ status: string; error: string }>;
+    await expect(run({ country: 'GB', file: path })).rejects.toThrow(
+      'not a BasicCompanyData CSV: header lacks CompanyName, CompanyNumber, CompanyStatus, IncorporationDate',
+    );
+    const [log] = (await dataSource.query(`SELECT status, error FROM dataset_import`)) as Array<{
+      status: string;
+      error: string;
+    }>;
     expect(log).toEqual({ status: 'failed', error: expect.stringContaining('not a BasicCompanyData CSV') });
     expect(await companies('GB')).toEqual([]);
   });
 
   it('calls a file that yields no record an error naming the structure it expects, not a success with 0 rows', async () => {
     // One corporation, not wrapped in <cc:corpcan><corporations> as the register's file wraps them.
-    const single = file('OPEN_DATA_1.xml', fixtureText('registers/ca/corpcan-opendata-corporation-1007-abbotsford-chamber-bota.xml'));
+    const single = file(
+      'OPEN_DATA_1.xml',
+      fixtureText('registers/ca/corpcan-opendata-corporation-1007-abbotsford-chamber-bota.xml'),
+    );
     await expect(run({ country: 'CA', file: single })).rejects.toThrow(
       'no opendata-xml record in the file: expected XML with <corporation> records inside <cc:corpcan><corporations>, as OPEN_DATA_n.xml writes them',
     );
     const header = file('header-only.csv', `${fixtureText(GB_SAMPLE).split('\n')[0]}\n`);
-    await expect(run({ country: 'GB', file: header })).rejects.toThrow(/^no basiccompanydata-csv record in the file: expected a CSV whose header line names CompanyName/);
+    await expect(run({ country: 'GB', file: header })).rejects.toThrow(
+      /^no basiccompanydata-csv record in the file: expected a CSV whose header line names CompanyName/,
+    );
     const logs = (await dataSource.query(`SELECT status FROM dataset_import`)) as Array<{ status: string }>;
     expect(logs.map((l) => l.status)).toEqual(['failed', 'failed']);
   });
@@ -207,22 +329,38 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
   it('recognises the AU format from the content when --format is not given', async () => {
     const xml = file('Public01.xml', fixtureText('datasets/au/abn-bulk-extract-constructed-from-docs-sample.xml'));
     expect(await run({ country: 'AU', file: xml })).toMatchObject({ format: 'abn-xml' });
-    const zipped = file('public_split_1_10.zip', makeZip([{ name: 'Public01.xml', data: fixtureText('datasets/au/abn-bulk-extract-constructed-from-docs-sample.xml') }]));
+    const zipped = file(
+      'public_split_1_10.zip',
+      makeZip([
+        { name: 'Public01.xml', data: fixtureText('datasets/au/abn-bulk-extract-constructed-from-docs-sample.xml') },
+      ]),
+    );
     expect(await run({ country: 'AU', file: zipped })).toMatchObject({ format: 'abn-xml' });
-    const tsv = file('COMPANY_202611.txt', fixtureText('datasets/au/asic-company-dataset-constructed-from-docs-sample.tsv'));
+    const tsv = file(
+      'COMPANY_202611.txt',
+      fixtureText('datasets/au/asic-company-dataset-constructed-from-docs-sample.tsv'),
+    );
     expect(await run({ country: 'AU', file: tsv })).toMatchObject({ format: 'asic-csv' });
     const other = file('notes.txt', 'hello\n');
-    await expect(run({ country: 'AU', file: other })).rejects.toThrow('AU publishes several bulk formats and the beginning of the file is none of them: give --format abn-xml|asic-csv');
+    await expect(run({ country: 'AU', file: other })).rejects.toThrow(
+      'AU publishes several bulk formats and the beginning of the file is none of them: give --format abn-xml|asic-csv',
+    );
   });
 
   it('records an import killed mid-way as interrupted, and a re-run completes it', async () => {
     // What a killed process leaves: its log row at running, the rows it had written so far.
     const path = file('enheter.json', JSON.stringify(realEnheter()));
     await run({ country: 'NO', file: path });
-    await dataSource.query(`DELETE FROM company WHERE registration_number <> $1`, [realEnheter()[0].organisasjonsnummer]);
-    await dataSource.query(`UPDATE dataset_import SET status = 'running', finished_at = NULL, heartbeat_at = now() - interval '1 hour', rows_read = 1`);
+    await dataSource.query(`DELETE FROM company WHERE registration_number <> $1`, [
+      realEnheter()[0].organisasjonsnummer,
+    ]);
+    await dataSource.query(
+      `UPDATE dataset_import SET status = 'running', finished_at = NULL, heartbeat_at = now() - interval '1 hour', rows_read = 1`,
+    );
     expect(await markInterruptedImports(dataSource)).toBe(1);
-    const [log] = (await dataSource.query(`SELECT status, rows_read, error FROM dataset_import`)) as Array<Record<string, unknown>>;
+    const [log] = (await dataSource.query(`SELECT status, rows_read, error FROM dataset_import`)) as Array<
+      Record<string, unknown>
+    >;
     expect(log).toMatchObject({ status: 'interrupted', rows_read: 1, error: expect.stringContaining('run it again') });
     const again = await run({ country: 'NO', file: path });
     expect(again.inserted).toBe(realEnheter().length - 1);
@@ -240,35 +378,60 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       const summary = await run({ country: 'GB', file: file('BasicCompanyData-repeat.csv', repeated), batchSize: 2 });
       expect(summary).toMatchObject({ writer: 'postgres-copy-bulk', rows: 4 });
       const rows = await companies('GB');
-      expect(rows.map((r) => r.registration_number).sort()).toEqual([...new Set([...sampleNumbers, '08209948', '11399177', '12778855'])].sort());
+      expect(rows.map((r) => r.registration_number).sort()).toEqual(
+        [...new Set([...sampleNumbers, '08209948', '11399177', '12778855'])].sort(),
+      );
       expect(rows.find((r) => r.registration_number === '12778855')?.name).toBe('! LIMITED AGAIN');
       // The provenance, given by the load table's defaults during the COPY, is in every row; the
       // partition swapped in has the columns' defaults of any other (none of its own left).
       for (const r of rows.filter((r) => r.dataset_name !== BUNDLED_DATASET)) {
-        expect(r).toMatchObject({ source_kind: 'dataset:companies-house-basiccompanydata', dataset_name: 'companies-house-basiccompanydata' });
+        expect(r).toMatchObject({
+          source_kind: 'dataset:companies-house-basiccompanydata',
+          dataset_name: 'companies-house-basiccompanydata',
+        });
         expect(new Date(r.produced_at as string).toISOString()).toBe('2024-05-01T00:00:00.000Z');
       }
       const defaults = async (table: string) =>
-        (await dataSource.query(`SELECT column_name, column_default FROM information_schema.columns WHERE table_name = $1 ORDER BY column_name`, [table])) as unknown[];
+        (await dataSource.query(
+          `SELECT column_name, column_default FROM information_schema.columns WHERE table_name = $1 ORDER BY column_name`,
+          [table],
+        )) as unknown[];
       expect(await defaults('company_gb')).toEqual(await defaults('company_fr'));
       const counted = await wordCounts('GB');
       await refreshWordCounts(dataSource, 'GB');
       expect(await wordCounts('GB')).toEqual(counted);
-      const indexes = (await dataSource.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'company_gb' AND indexname LIKE '%_gb'`)) as Array<{ indexname: string }>;
+      const indexes = (await dataSource.query(
+        `SELECT indexname FROM pg_indexes WHERE tablename = 'company_gb' AND indexname LIKE '%_gb'`,
+      )) as Array<{ indexname: string }>;
       expect(indexes.map((i) => i.indexname).sort()).toEqual(['company_rank_gb', 'company_words_gb']);
       // Now the dataset is not empty: the next import upserts.
-      expect((await run({ country: 'GB', file: file('again.csv', fixtureText(GB_SAMPLE)) })).writer).toBe('postgres-copy');
+      expect((await run({ country: 'GB', file: file('again.csv', fixtureText(GB_SAMPLE)) })).writer).toBe(
+        'postgres-copy',
+      );
     });
 
     it('keeps the word counts while loading an empty dataset: the same as counting the table, and a re-import changes nothing', async () => {
       await seedBundledSample(dataSource);
       const csv = fixtureText(GB_SAMPLE).split('\n').filter(Boolean);
       // A name folded to '' has no word, one with a repeated word counts it twice, as the SQL does.
-      const lines = [csv[0], csv[1].replace('"! LIMITED"', '"!!!"'), csv[2].replace(/^"[^"]*"/, '"ALPHA ALPHA BETA LIMITED"'), ...csv.slice(3)];
+      const lines = [
+        csv[0],
+        csv[1].replace('"! LIMITED"', '"!!!"'),
+        csv[2].replace(/^"[^"]*"/, '"ALPHA ALPHA BETA LIMITED"'),
+        ...csv.slice(3),
+      ];
       const path = file('BasicCompanyData-words.csv', `${lines.join('\n')}\n`);
       const first = await run({ country: 'GB', file: path, batchSize: 2 });
       expect(first).toMatchObject({ writer: 'postgres-copy-bulk', datasetRows: lines.length - 1 });
-      expect(first.datasetRows).toBe(Number(((await dataSource.query(`SELECT count(*) AS n FROM company WHERE country = 'GB' AND dataset_name = $1`, [first.datasetName])) as Array<{ n: string }>)[0].n));
+      expect(first.datasetRows).toBe(
+        Number(
+          (
+            (await dataSource.query(`SELECT count(*) AS n FROM company WHERE country = 'GB' AND dataset_name = $1`, [
+              first.datasetName,
+            ])) as Array<{ n: string }>
+          )[0].n,
+        ),
+      );
       const kept = await wordCounts('GB');
       expect(kept.words.find((w) => w.word === 'alpha')?.companies).toBe(2);
       await refreshWordCounts(dataSource, 'GB');
@@ -280,12 +443,17 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
 
     it('keeps the last occurrence of numbers repeated far apart in the file, and counts their words once', async () => {
       const [header, template] = fixtureText(GB_SAMPLE).split('\n');
-      const line = (n: number, name: string) => template.replace('"! LIMITED","12778855"', `"${name}","${String(n).padStart(8, '0')}"`);
+      const line = (n: number, name: string) =>
+        template.replace('"! LIMITED","12778855"', `"${name}","${String(n).padStart(8, '0')}"`);
       const lines = Array.from({ length: 60 }, (_, i) => line(i + 1, `COMPANY ${i + 1} LIMITED`));
       // Number 3 again in the fifth batch of five rows, number 21 in the batch right after its own.
       lines.splice(22, 0, line(3, 'COMPANY THREE AGAIN LIMITED'));
       lines.splice(27, 0, line(21, 'COMPANY TWENTY ONE AGAIN LIMITED'));
-      const summary = await run({ country: 'GB', file: file('BasicCompanyData-late-repeat.csv', `${[header, ...lines].join('\n')}\n`), batchSize: 5 });
+      const summary = await run({
+        country: 'GB',
+        file: file('BasicCompanyData-late-repeat.csv', `${[header, ...lines].join('\n')}\n`),
+        batchSize: 5,
+      });
       expect(summary).toMatchObject({ writer: 'postgres-copy-bulk', rows: 62, datasetRows: 60 });
       const rows = await companies('GB');
       expect(rows).toHaveLength(60);
@@ -299,18 +467,29 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
 
     it('writes a first import frozen and visible to all: no page of it left for a vacuum, the rank index read without the table', async () => {
       const [header, template] = fixtureText(GB_SAMPLE).split('\n');
-      const lines = Array.from({ length: 400 }, (_, i) => template.replace('"! LIMITED","12778855"', `"COMPANY ${i + 1} LIMITED","${String(i + 1).padStart(8, '0')}"`));
-      const summary = await run({ country: 'GB', file: file('BasicCompanyData-frozen.csv', `${[header, ...lines].join('\n')}\n`) });
+      const lines = Array.from({ length: 400 }, (_, i) =>
+        template.replace('"! LIMITED","12778855"', `"COMPANY ${i + 1} LIMITED","${String(i + 1).padStart(8, '0')}"`),
+      );
+      const summary = await run({
+        country: 'GB',
+        file: file('BasicCompanyData-frozen.csv', `${[header, ...lines].join('\n')}\n`),
+      });
       expect(summary).toMatchObject({ writer: 'postgres-copy-bulk', inserted: 400 });
       // The import's ANALYZE counted the pages the visibility map marks all-visible.
-      const [pages] = (await dataSource.query(`SELECT relpages, relallvisible FROM pg_class WHERE relname = 'company_gb'`)) as Array<{ relpages: number; relallvisible: number }>;
+      const [pages] = (await dataSource.query(
+        `SELECT relpages, relallvisible FROM pg_class WHERE relname = 'company_gb'`,
+      )) as Array<{ relpages: number; relallvisible: number }>;
       expect(pages.relpages).toBeGreaterThan(1);
       expect(pages.relallvisible).toBe(pages.relpages);
       const runner = dataSource.createQueryRunner();
       await runner.connect();
       try {
         await runner.query(`SET enable_seqscan = off; SET enable_bitmapscan = off`);
-        const [{ 'QUERY PLAN': [plan] }] = (await runner.query(
+        const [
+          {
+            'QUERY PLAN': [plan],
+          },
+        ] = (await runner.query(
           `EXPLAIN (ANALYZE, FORMAT JSON) SELECT id, name_normalized FROM company WHERE country = 'GB' AND name_rank >= 0 ORDER BY name_rank, registration_number LIMIT 300`,
         )) as Array<{ 'QUERY PLAN': Array<{ Plan: Record<string, unknown> }> }>;
         const scans: Array<Record<string, unknown>> = [];
@@ -319,7 +498,9 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
           for (const child of (node.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
         };
         walk(plan.Plan);
-        expect(scans).toEqual([expect.objectContaining({ 'Index Name': 'company_rank_gb', 'Actual Rows': 300, 'Heap Fetches': 0 })]);
+        expect(scans).toEqual([
+          expect.objectContaining({ 'Index Name': 'company_rank_gb', 'Actual Rows': 300, 'Heap Fetches': 0 }),
+        ]);
       } finally {
         await runner.release();
       }
@@ -331,7 +512,9 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       const [header, ...lines] = fixtureText(GB_SAMPLE).trim().split('\n');
       // Rows go to COPY, then a quote that never closes runs past the reader's 4 MB bound.
       const broken = `${[header, ...lines].join('\n')}\n"UNCLOSED LTD,${'x'.repeat(5 * 1024 * 1024)}\n`;
-      await expect(run({ country: 'GB', file: file('BasicCompanyData-broken.csv', broken) })).rejects.toThrow(/runs past/);
+      await expect(run({ country: 'GB', file: file('BasicCompanyData-broken.csv', broken) })).rejects.toThrow(
+        /runs past/,
+      );
       expect(await companies('GB')).toEqual(before.rows);
       expect(await wordCounts('GB')).toEqual(before.words);
       expect(await dataSource.query(`SELECT to_regclass('company_gb_load') AS t`)).toEqual([{ t: null }]);
@@ -350,9 +533,9 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       await holder.connect();
       try {
         await holder.query(`SELECT pg_advisory_lock(hashtext('company bulk load GB'))`);
-        await expect(run({ country: 'GB', file: file('BasicCompanyData-busy.csv', fixtureText(GB_SAMPLE)) })).rejects.toThrow(
-          'another import is loading GB into its empty dataset: run this one once it is done',
-        );
+        await expect(
+          run({ country: 'GB', file: file('BasicCompanyData-busy.csv', fixtureText(GB_SAMPLE)) }),
+        ).rejects.toThrow('another import is loading GB into its empty dataset: run this one once it is done');
         await holder.query(`SELECT pg_advisory_unlock(hashtext('company bulk load GB'))`);
       } finally {
         await holder.release();
@@ -374,7 +557,7 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
         await holder.query('BEGIN');
         await holder.query(`SELECT count(*) FROM company`);
         importing = run({ country: 'GB', file: file('BasicCompanyData-behind.csv', fixtureText(GB_SAMPLE)) });
-        for (const until = Date.now() + 3000; Date.now() < until; ) {
+        for (const until = Date.now() + 3000; Date.now() < until;) {
           const t = Date.now();
           await dataSource.query(`SELECT count(*) FROM company WHERE country = 'NO'`);
           latencies.push(Date.now() - t);
@@ -407,7 +590,9 @@ describe('import options', () => {
   });
 
   it('finds a production date in the usual file names', () => {
-    expect(dateFromFileName('/x/BasicCompanyDataAsOneFile-2024-05-01.zip')?.toISOString()).toBe('2024-05-01T00:00:00.000Z');
+    expect(dateFromFileName('/x/BasicCompanyDataAsOneFile-2024-05-01.zip')?.toISOString()).toBe(
+      '2024-05-01T00:00:00.000Z',
+    );
     expect(dateFromFileName('20250528_Public01.xml')?.toISOString()).toBe('2025-05-28T00:00:00.000Z');
     expect(dateFromFileName('StockUniteLegale_utf8.zip')).toBeNull();
     expect(dateFromFileName('OPEN_DATA_12.xml')).toBeNull();

@@ -86,7 +86,9 @@ export function resolveFormat(country: CountryCode, format?: string): DatasetFor
   const ids = formats.map((f) => f.id).join(', ');
   if (!format) {
     if (formats.length === 1) return formats[0];
-    throw new ImportUsageError(`${country} publishes several bulk formats: give --format ${formats.map((f) => f.id).join('|')}`);
+    throw new ImportUsageError(
+      `${country} publishes several bulk formats: give --format ${formats.map((f) => f.id).join('|')}`,
+    );
   }
   const found = formats.find((f) => f.id === format.trim().toLowerCase());
   if (!found) throw new ImportUsageError(`unknown format "${format}" for ${country}: use ${ids}`);
@@ -109,7 +111,8 @@ export async function recognizeFormat(country: CountryCode, file: string, format
     try {
       // A zip without an entry of this format's kind is not of this format.
       const first = await parts.next().catch((err: Error) => {
-        if (err instanceof DatasetFileError && input.compression === 'zip') return { done: true as const, value: undefined };
+        if (err instanceof DatasetFileError && input.compression === 'zip')
+          return { done: true as const, value: undefined };
         throw err;
       });
       if (first.done) continue;
@@ -149,7 +152,9 @@ async function analyzeImported(ds: DataSource, country: CountryCode): Promise<vo
   await ds.transaction(async (m) => {
     await m.query(`SET LOCAL statement_timeout = 0`);
     await m.query(`SET LOCAL default_statistics_target = 30`);
-    await m.query(`ANALYZE ${companyPartition(country)} (id, country, registration_number, other_numbers, name_normalized, name_rank, dataset_name, produced_at)`);
+    await m.query(
+      `ANALYZE ${companyPartition(country)} (id, country, registration_number, other_numbers, name_normalized, name_rank, dataset_name, produced_at)`,
+    );
   });
 }
 
@@ -180,7 +185,9 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
   const format = await recognizeFormat(country, options.file, options.format);
   const datasetName = options.datasetName ?? format.defaultDatasetName;
   if (!DATASET_NAME.test(datasetName)) {
-    throw new ImportUsageError(`invalid dataset name "${datasetName}": letters, digits, dot, dash and underscore, at most 64`);
+    throw new ImportUsageError(
+      `invalid dataset name "${datasetName}": letters, digits, dot, dash and underscore, at most 64`,
+    );
   }
   const register = findRegister(country)!;
   const input = await openInput(options.file, { entryPattern: format.zipEntry });
@@ -201,7 +208,11 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
     }
   }
   let firstRowWritten = false;
-  const provenance: Provenance = { sourceKind: `dataset:${datasetName}`, datasetName, producedAt: producedAt.toISOString() };
+  const provenance: Provenance = {
+    sourceKind: `dataset:${datasetName}`,
+    datasetName,
+    producedAt: producedAt.toISOString(),
+  };
 
   const ctx: ReaderContext = {
     urls: options.config.register(country).urls,
@@ -233,11 +244,19 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
   // Says the import is alive (and how far it got) while it runs: what a killed one leaves behind.
   const heartbeat = setInterval(() => {
     options.dataSource
-      .query(`UPDATE dataset_import SET heartbeat_at = now(), rows_read = $2, rows_rejected = $3 WHERE id = $1 AND status = 'running'`, [importId, rows + rejected.total, rejected.total])
+      .query(
+        `UPDATE dataset_import SET heartbeat_at = now(), rows_read = $2, rows_rejected = $3 WHERE id = $1 AND status = 'running'`,
+        [importId, rows + rejected.total, rejected.total],
+      )
       .catch(() => undefined);
   }, HEARTBEAT_MS);
   heartbeat.unref();
-  const snapshot = () => ({ rows, rejected: rejected.total, bytesRead: input.bytesRead(), totalBytes: input.totalBytes });
+  const snapshot = () => ({
+    rows,
+    rejected: rejected.total,
+    bytesRead: input.bytesRead(),
+    totalBytes: input.totalBytes,
+  });
 
   progress.start(input.totalBytes);
   try {
@@ -248,13 +267,17 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
       for await (const got of format.read(part.stream, ctx)) {
         for (const item of Array.isArray(got) ? got : [got]) {
           if (item.kind === 'row') {
-            if (item.row.country !== country) throw new Error(`reader produced a ${item.row.country} row during a ${country} import`);
+            if (item.row.country !== country)
+              throw new Error(`reader produced a ${item.row.country} row during a ${country} import`);
             firstRowWritten = true;
             const wait = writer.write(completeRow(item.row, provenance));
             if (wait) await wait;
             rows += 1;
           } else if (item.kind === 'rejected') {
-            rejected.add(item.rejection.reason, input.compression === 'zip' ? { ...item.rejection, entry: part.name } : item.rejection);
+            rejected.add(
+              item.rejection.reason,
+              input.compression === 'zip' ? { ...item.rejection, entry: part.name } : item.rejection,
+            );
           } else {
             skipped.add(item.reason);
           }
@@ -306,7 +329,14 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
   }
 }
 
-async function logStart(ds: DataSource, country: string, datasetName: string, format: string, file: string, producedAt: Date): Promise<number> {
+async function logStart(
+  ds: DataSource,
+  country: string,
+  datasetName: string,
+  format: string,
+  file: string,
+  producedAt: Date,
+): Promise<number> {
   const rows = (await ds.query(
     `INSERT INTO dataset_import (country, dataset_name, format, file_name, produced_at, status) VALUES ($1, $2, $3, $4, $5, 'running') RETURNING id`,
     [country, datasetName, format, basename(file), producedAt.toISOString()],
@@ -335,16 +365,18 @@ async function logFinish(ds: DataSource, id: number, s: ImportSummary): Promise<
 }
 
 async function logFailure(ds: DataSource, id: number, rows: number, rejectedCount: number, err: Error): Promise<void> {
-  await ds.query(`UPDATE dataset_import SET status = 'failed', finished_at = now(), rows_read = $2, rows_rejected = $3, error = $4 WHERE id = $1`, [
-    id,
-    rows + rejectedCount,
-    rejectedCount,
-    err.message.slice(0, 1000),
-  ]);
+  await ds.query(
+    `UPDATE dataset_import SET status = 'failed', finished_at = now(), rows_read = $2, rows_rejected = $3, error = $4 WHERE id = $1`,
+    [id, rows + rejectedCount, rejectedCount, err.message.slice(0, 1000)],
+  );
 }
 
 async function countDatasetRows(ds: DataSource, country: CountryCode, datasetName: string): Promise<number> {
-  const rows = (await untimed(ds, `SELECT count(*)::bigint AS n FROM company WHERE country = $1 AND dataset_name = $2`, [country, datasetName])) as Array<{
+  const rows = (await untimed(
+    ds,
+    `SELECT count(*)::bigint AS n FROM company WHERE country = $1 AND dataset_name = $2`,
+    [country, datasetName],
+  )) as Array<{
     n: number | string;
   }>;
   return Number(rows[0].n);

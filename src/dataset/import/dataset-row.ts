@@ -46,9 +46,7 @@ export interface Rejection {
  * former-name row, a Sirene unit whose name is not public).
  */
 export type ReaderItem =
-  | { kind: 'row'; row: DatasetRow }
-  | { kind: 'rejected'; rejection: Rejection }
-  | { kind: 'skipped'; reason: string };
+  { kind: 'row'; row: DatasetRow } | { kind: 'rejected'; rejection: Rejection } | { kind: 'skipped'; reason: string };
 
 export interface ReaderContext {
   /** Base URLs of the register per PURPOSE (config.register(cc).urls), for record pages. */
@@ -69,7 +67,11 @@ export interface ReaderContext {
 export type DatasetReader = (input: Readable, ctx: ReaderContext) => AsyncGenerator<ReaderItem | ReaderItem[]>;
 
 /** A connector's parsed record (no provenance yet) as a dataset row. */
-export function fromConnectorRecord(record: Omit<CompanyRecord, 'source'>, sourceUrl: string, otherNumbers: string[] = []): DatasetRow {
+export function fromConnectorRecord(
+  record: Omit<CompanyRecord, 'source'>,
+  sourceUrl: string,
+  otherNumbers: string[] = [],
+): DatasetRow {
   return {
     country: record.country,
     registrationNumber: record.registrationNumber,
@@ -91,7 +93,9 @@ export function row(r: DatasetRow): ReaderItem {
 }
 
 export function rejected(at: number, reason: string, detail?: string): ReaderItem {
-  return detail === undefined ? { kind: 'rejected', rejection: { at, reason } } : { kind: 'rejected', rejection: { at, reason, detail } };
+  return detail === undefined
+    ? { kind: 'rejected', rejection: { at, reason } }
+    : { kind: 'rejected', rejection: { at, reason, detail } };
 }
 
 /** A problem with the file as a whole (missing, not this format, unsupported compression): one readable line for the user. */

@@ -15,7 +15,11 @@ export interface ImportProgress {
   stop(s: ProgressSnapshot, failed?: boolean): void;
 }
 
-export const SILENT_PROGRESS: ImportProgress = { start: () => undefined, update: () => undefined, stop: () => undefined };
+export const SILENT_PROGRESS: ImportProgress = {
+  start: () => undefined,
+  update: () => undefined,
+  stop: () => undefined,
+};
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -78,12 +82,22 @@ export class TtyProgress implements ImportProgress {
     if (now - this.lastDraw < 200) return;
     this.lastDraw = now;
     const { perSecond, eta } = rates(s, this.startedAt);
-    this.bar.update(s.bytesRead, { rows: thousands(s.rows), rate: thousands(Math.round(perSecond)), rejected: thousands(s.rejected), etaText: formatDuration(eta) });
+    this.bar.update(s.bytesRead, {
+      rows: thousands(s.rows),
+      rate: thousands(Math.round(perSecond)),
+      rejected: thousands(s.rejected),
+      etaText: formatDuration(eta),
+    });
   }
 
   stop(s: ProgressSnapshot, failed = false): void {
     const { perSecond } = rates(s, this.startedAt);
-    this.bar.update(failed ? s.bytesRead : s.totalBytes, { rows: thousands(s.rows), rate: thousands(Math.round(perSecond)), rejected: thousands(s.rejected), etaText: '0s' });
+    this.bar.update(failed ? s.bytesRead : s.totalBytes, {
+      rows: thousands(s.rows),
+      rate: thousands(Math.round(perSecond)),
+      rejected: thousands(s.rejected),
+      etaText: '0s',
+    });
     this.bar.stop();
   }
 }

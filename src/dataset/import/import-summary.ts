@@ -17,7 +17,9 @@ export function formatImportSummary(s: ImportSummary): string {
     lines.push(`    - ${r.reason}: ${n(r.count)}${examples ? ` (e.g. ${examples})` : ''}`);
   }
   if (s.skipped.total > 0) {
-    lines.push(`  skipped        ${n(s.skipped.total)} (${s.skipped.reasons.map((r) => `${r.reason}: ${n(r.count)}`).join(', ')})`);
+    lines.push(
+      `  skipped        ${n(s.skipped.total)} (${s.skipped.reasons.map((r) => `${r.reason}: ${n(r.count)}`).join(', ')})`,
+    );
   }
   lines.push(`  dataset rows   ${n(s.datasetRows)} ${s.country} rows from "${s.datasetName}" in the table`);
   lines.push(`  time           ${s.seconds.toFixed(1)} s, ${n(Math.round(s.rowsPerSecond))} rows/s (${s.writer})`);

@@ -12,7 +12,9 @@ export const HEARTBEAT_MS = 15_000;
  * STALE_AFTER_MS. Run at every start and before every import. Returns how many were found.
  */
 export async function markInterruptedImports(dataSource: DataSource): Promise<number> {
-  const stale = isPGlite(dataSource) ? '' : `AND coalesce(heartbeat_at, started_at) < now() - interval '${STALE_AFTER_MS / 1000} seconds'`;
+  const stale = isPGlite(dataSource)
+    ? ''
+    : `AND coalesce(heartbeat_at, started_at) < now() - interval '${STALE_AFTER_MS / 1000} seconds'`;
   const rows = (await dataSource.query(
     `UPDATE dataset_import SET status = 'interrupted', finished_at = coalesce(heartbeat_at, started_at),
        error = 'the import stopped before the end of the file (process killed or machine stopped); run it again to complete it'

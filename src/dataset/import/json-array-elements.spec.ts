@@ -85,8 +85,15 @@ describe('jsonArrayElements on files of many units (the quick way: one JSON.pars
   });
 
   it('yields every unit whole when the quick way keeps failing (units ending in arrays of objects) or meets a unit longer than many chunks', async () => {
-    const endingInObjects = units.map((u, i) => ({ ...u, list: [{ a: i }, { b: '},{' }, { c: [{ d: 1 }, { e: 2 }] }] }));
-    const long = [...units.slice(0, 50), { navn: 'LONG', text: 'x},{'.repeat(200_000), list: [{ a: 1 }, { b: 2 }] }, ...units.slice(50, 100)];
+    const endingInObjects = units.map((u, i) => ({
+      ...u,
+      list: [{ a: i }, { b: '},{' }, { c: [{ d: 1 }, { e: 2 }] }],
+    }));
+    const long = [
+      ...units.slice(0, 50),
+      { navn: 'LONG', text: 'x},{'.repeat(200_000), list: [{ a: 1 }, { b: 2 }] },
+      ...units.slice(50, 100),
+    ];
     for (const values of [endingInObjects, long]) {
       const text = `[\n${values.map((u) => JSON.stringify(u)).join(',\n')}\n]\n`;
       for (const size of [4096, 100_000]) expect(await elements(text, size)).toEqual(values);
@@ -108,7 +115,11 @@ describe('jsonArrayElements on files of many units (the quick way: one JSON.pars
 
   it('refuses an array closed early, or a comma before its end', async () => {
     const good = units.slice(0, 100).map((u) => JSON.stringify(u));
-    for (const bad of [`[${good.join(',')}] , ${good[0]}]`, `[${good.join(',')},]`, `[${good.join(',\n')},\n${good[0]}`]) {
+    for (const bad of [
+      `[${good.join(',')}] , ${good[0]}]`,
+      `[${good.join(',')},]`,
+      `[${good.join(',\n')},\n${good[0]}`,
+    ]) {
       await expect(elements(bad, 2048)).rejects.toBeInstanceOf(DatasetFileError);
     }
   });

@@ -25,7 +25,7 @@ const GOES_ON_ESCAPED = -2;
  * every character: most of a unit's text is in strings.
  */
 function closingQuote(chunk: string, from: number): number {
-  for (let i = from; ; ) {
+  for (let i = from; ;) {
     const q = chunk.indexOf('"', i);
     const end = q < 0 ? chunk.length : q;
     // An odd run of backslashes before the quote (or the chunk's end) escapes it.
@@ -81,7 +81,10 @@ function elementsUpToLastSeparator(text: string): { values: unknown[]; end: numb
 }
 
 /** The same, the elements that end in one chunk of the file yielded as one array. */
-export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 1024 * 1024): AsyncGenerator<unknown[]> {
+export async function* jsonArrayBatches(
+  input: Readable,
+  maxElementChars = 64 * 1024 * 1024,
+): AsyncGenerator<unknown[]> {
   // Changed inside `exact` too: declared wide, so TypeScript does not narrow it to 'before'.
   let state = 'before' as 'before' | 'between' | 'element' | 'after';
   let depth = 0; // nesting inside the current element
@@ -101,7 +104,8 @@ export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 
       count = before;
       return fail(`one of elements ${before + 1}–${before + ended}: ${(err as Error).message}`);
     }
-    if (!Array.isArray(values) || values.length !== ended) return fail(`${ended} elements expected, ${Array.isArray(values) ? values.length : 'none'} read`);
+    if (!Array.isArray(values) || values.length !== ended)
+      return fail(`${ended} elements expected, ${Array.isArray(values) ? values.length : 'none'} read`);
     return values;
   };
 
@@ -190,7 +194,12 @@ export async function* jsonArrayBatches(input: Readable, maxElementChars = 64 * 
   let quickFailures = 0;
   for await (const chunk of textChunks(input)) {
     const started = state === 'element' ? pending.length : carry.length;
-    if (count > 0 && (state === 'between' || state === 'element') && started <= QUICK_CARRY_CHARS && quickFailures < QUICK_FAILURES) {
+    if (
+      count > 0 &&
+      (state === 'between' || state === 'element') &&
+      started <= QUICK_CARRY_CHARS &&
+      quickFailures < QUICK_FAILURES
+    ) {
       // Inside the array: `pending` or `carry` starts where an element does.
       const text = state === 'element' ? pending + chunk : carry + chunk;
       const quick = elementsUpToLastSeparator(text);

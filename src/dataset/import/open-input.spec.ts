@@ -80,6 +80,8 @@ describe('openInput', () => {
   it('reports a corrupt gzip as an error of the stream', async () => {
     const bad = join(dir, 'bad.gz');
     writeFileSync(bad, Buffer.concat([gzipSync('a'.repeat(1000)).subarray(0, 20)]));
-    await expect(readAll(bad)).rejects.toThrow(/bad\.gz: the gzip data is corrupt or truncated \(unexpected end of file\)/);
+    await expect(readAll(bad)).rejects.toThrow(
+      /bad\.gz: the gzip data is corrupt or truncated \(unexpected end of file\)/,
+    );
   });
 });

@@ -24,7 +24,6 @@ export interface OpenedInput {
   parts(): AsyncGenerator<InputPart>;
 }
 
-
 const UNSUPPORTED: Array<[number[], string]> = [
   [[0x28, 0xb5, 0x2f, 0xfd], 'zstd'],
   [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], 'xz'],
@@ -39,11 +38,16 @@ function startsWith(head: Buffer, magic: number[]): boolean {
 /** Decides from the first bytes, whatever the file's name says. */
 export function detectCompression(head: Buffer): InputCompression {
   if (startsWith(head, [0x1f, 0x8b])) return 'gzip';
-  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06]) || startsWith(head, [0x50, 0x4b, 0x07, 0x08])) {
+  if (
+    startsWith(head, [0x50, 0x4b, 0x03, 0x04]) ||
+    startsWith(head, [0x50, 0x4b, 0x05, 0x06]) ||
+    startsWith(head, [0x50, 0x4b, 0x07, 0x08])
+  ) {
     return 'zip';
   }
   for (const [magic, name] of UNSUPPORTED) {
-    if (startsWith(head, magic)) throw new DatasetFileError(`the file is ${name}-compressed; decompress it first or use .gz / .zip`);
+    if (startsWith(head, magic))
+      throw new DatasetFileError(`the file is ${name}-compressed; decompress it first or use .gz / .zip`);
   }
   return 'plain';
 }
@@ -70,7 +74,9 @@ export async function openInput(path: string, options: { entryPattern?: RegExp }
   } catch (err) {
     if (err instanceof DatasetFileError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new DatasetFileError(code === 'ENOENT' ? `file not found: ${path}` : `cannot read ${path}: ${(err as Error).message}`);
+    throw new DatasetFileError(
+      code === 'ENOENT' ? `file not found: ${path}` : `cannot read ${path}: ${(err as Error).message}`,
+    );
   }
   const head = Buffer.alloc(8);
   const fh = await open(path, 'r').catch((err: Error) => {
@@ -184,7 +190,12 @@ async function* zipParts(
       const counter = new ByteCounter({ highWaterMark: 256 * 1024 });
       raw.on('error', (e) => counter.destroy(e));
       raw.pipe(counter);
-      track.started({ counter, start: dataStart, compressed: entry.compressedSize, uncompressed: entry.uncompressedSize });
+      track.started({
+        counter,
+        start: dataStart,
+        compressed: entry.compressedSize,
+        uncompressed: entry.uncompressedSize,
+      });
       try {
         yield { name: entry.fileName, stream: counter };
       } finally {
@@ -231,7 +242,8 @@ function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
 function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (err, stream) => {
-      if (err || !stream) reject(new DatasetFileError(`cannot read zip entry ${entry.fileName}: ${err?.message ?? 'unknown error'}`));
+      if (err || !stream)
+        reject(new DatasetFileError(`cannot read zip entry ${entry.fileName}: ${err?.message ?? 'unknown error'}`));
       else resolve(stream);
     });
   });
@@ -241,7 +253,10 @@ function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
  * Reads the first line of a stream without losing it: returns the line and a stream that
  * yields everything again from the first byte (used to sniff a CSV delimiter).
  */
-export async function peekFirstLine(input: Readable, maxBytes = 1024 * 1024): Promise<{ firstLine: string; stream: Readable }> {
+export async function peekFirstLine(
+  input: Readable,
+  maxBytes = 1024 * 1024,
+): Promise<{ firstLine: string; stream: Readable }> {
   const chunks: Buffer[] = [];
   let length = 0;
   const iterator = input[Symbol.asyncIterator]();

@@ -1,7 +1,15 @@
 import type { DataSource } from 'typeorm';
 import type { CountryCode } from '../../registers/register-table';
 import type { PGliteSession } from '../../database/pglite-pool';
-import { addCounts, CompanyRow, CompanyWriter, copyTextLine, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
+import {
+  addCounts,
+  CompanyRow,
+  CompanyWriter,
+  copyTextLine,
+  upsertSql,
+  WRITE_COLUMNS,
+  WriteCounts,
+} from './company-writer';
 
 const STAGING = 'company_pglite_staging';
 const COLUMNS = WRITE_COLUMNS.join(', ');
@@ -54,9 +62,15 @@ export class PGliteCopyWriter implements CompanyWriter {
     try {
       await runner.startTransaction();
       // The company columns' types, no defaults or constraints; emptied by every commit.
-      await runner.query(`CREATE TEMPORARY TABLE IF NOT EXISTS ${STAGING} ON COMMIT DELETE ROWS AS SELECT ${COLUMNS} FROM company WITH NO DATA`);
+      await runner.query(
+        `CREATE TEMPORARY TABLE IF NOT EXISTS ${STAGING} ON COMMIT DELETE ROWS AS SELECT ${COLUMNS} FROM company WITH NO DATA`,
+      );
       await session.copyFrom(`COPY ${STAGING} (${COLUMNS}) FROM '/dev/blob'`, data);
-      const result = (await runner.query(upsertSql(`SELECT ${COLUMNS} FROM ${STAGING}`, this.country))) as Array<{ submitted: number; inserted: number; written: number }>;
+      const result = (await runner.query(upsertSql(`SELECT ${COLUMNS} FROM ${STAGING}`, this.country))) as Array<{
+        submitted: number;
+        inserted: number;
+        written: number;
+      }>;
       await runner.commitTransaction();
       addCounts(this.totals, result[0]);
     } catch (err) {

@@ -4,7 +4,16 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { CountryCode } from '../../registers/register-table';
 import { BUNDLED_DATASET } from '../seed/bundled-sample';
-import { CompanyRow, CompanyWriter, copyTextLine, IMPORT_SESSION_SETTINGS, PROVENANCE_COLUMNS, ROW_COLUMNS, WRITE_COLUMNS, WriteCounts } from './company-writer';
+import {
+  CompanyRow,
+  CompanyWriter,
+  copyTextLine,
+  IMPORT_SESSION_SETTINGS,
+  PROVENANCE_COLUMNS,
+  ROW_COLUMNS,
+  WRITE_COLUMNS,
+  WriteCounts,
+} from './company-writer';
 import { CopyBlocks } from './copy-blocks';
 import { companyPartition, PartitionIndex, partitionIndexes } from './search-indexes';
 import { WordTally } from '../word-tally';
@@ -21,7 +30,10 @@ const LOCK_NOT_AVAILABLE = '55P03';
 
 /** True when the country holds no row but the bundled sample's: an import there can load in bulk. */
 export async function isEmptyDataset(dataSource: DataSource, country: CountryCode): Promise<boolean> {
-  const rows = (await dataSource.query(`SELECT EXISTS (SELECT 1 FROM company WHERE country = $1 AND dataset_name <> $2) AS taken`, [country, BUNDLED_DATASET])) as Array<{
+  const rows = (await dataSource.query(
+    `SELECT EXISTS (SELECT 1 FROM company WHERE country = $1 AND dataset_name <> $2) AS taken`,
+    [country, BUNDLED_DATASET],
+  )) as Array<{
     taken: boolean;
   }>;
   return !rows[0].taken;
@@ -93,7 +105,9 @@ export class PostgresBulkWriter implements CompanyWriter {
   private line(row: CompanyRow): string {
     const p = this.provenance!;
     if (row.sourceKind !== p.sourceKind || row.datasetName !== p.datasetName || row.producedAt !== p.producedAt) {
-      throw new Error(`a bulk load's rows come from one import: ${row.sourceKind} ${row.producedAt} after ${p.sourceKind} ${p.producedAt}`);
+      throw new Error(
+        `a bulk load's rows come from one import: ${row.sourceKind} ${row.producedAt} after ${p.sourceKind} ${p.producedAt}`,
+      );
     }
     return copyTextLine(row, false);
   }
@@ -108,7 +122,9 @@ export class PostgresBulkWriter implements CompanyWriter {
     this.copy!.end(this.buffered.take());
     await this.copyDone;
     // The partition's columns have no defaults: nor has the table that takes its place.
-    await this.client!.query(`ALTER TABLE ${this.load} ${PROVENANCE_COLUMNS.map((c) => `ALTER COLUMN ${c} DROP DEFAULT`).join(', ')}`);
+    await this.client!.query(
+      `ALTER TABLE ${this.load} ${PROVENANCE_COLUMNS.map((c) => `ALTER COLUMN ${c} DROP DEFAULT`).join(', ')}`,
+    );
     await this.client!.query('COMMIT');
     this.loading = false;
     // The file's word counts go in while the indexes are built: searches meanwhile may be
@@ -130,7 +146,8 @@ export class PostgresBulkWriter implements CompanyWriter {
     }
     // Within the load's transaction, its rollback takes the table with it.
     if (this.client && this.loading) await this.client.query('ROLLBACK').catch(() => undefined);
-    if (this.client && !this.swapped) await this.client.query(`DROP TABLE IF EXISTS ${this.load}`).catch(() => undefined);
+    if (this.client && !this.swapped)
+      await this.client.query(`DROP TABLE IF EXISTS ${this.load}`).catch(() => undefined);
     await this.release();
     // The file's word counts may be in already: the country's rows are what they were.
     if (this.wordsCounted) await refreshWordCounts(this.dataSource, this.country).catch(() => undefined);
@@ -141,10 +158,15 @@ export class PostgresBulkWriter implements CompanyWriter {
     this.runner = this.dataSource.createQueryRunner();
     this.client = (await this.runner.connect()) as PoolClient;
     await this.client.query(IMPORT_SESSION_SETTINGS);
-    const { rows } = await this.client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1)) AS locked`, [this.lockKey]);
+    const { rows } = await this.client.query<{ locked: boolean }>(
+      `SELECT pg_try_advisory_lock(hashtext($1)) AS locked`,
+      [this.lockKey],
+    );
     if (!rows[0].locked) {
       await this.release(false);
-      throw new BulkLoadBusyError(`another import is loading ${this.country} into its empty dataset: run this one once it is done`);
+      throw new BulkLoadBusyError(
+        `another import is loading ${this.country} into its empty dataset: run this one once it is done`,
+      );
     }
     // The table is created in the transaction that loads it, so COPY FREEZE writes its rows
     // frozen and its pages all-visible: no vacuum has to visit them after the import, no search
@@ -158,14 +180,22 @@ export class PostgresBulkWriter implements CompanyWriter {
     );
     if (first) {
       // A fifth of a GB line's bytes, and a timestamp Postgres parsed for every row.
-      const p = (this.provenance = { sourceKind: first.sourceKind, datasetName: first.datasetName, producedAt: first.producedAt });
+      const p = (this.provenance = {
+        sourceKind: first.sourceKind,
+        datasetName: first.datasetName,
+        producedAt: first.producedAt,
+      });
       const literal = (value: string) => this.client!.escapeLiteral(value);
       await this.client.query(
         `ALTER TABLE ${this.load} ALTER COLUMN source_kind SET DEFAULT ${literal(p.sourceKind)}, ALTER COLUMN dataset_name SET DEFAULT ${literal(p.datasetName)}, ` +
           `ALTER COLUMN produced_at SET DEFAULT ${literal(p.producedAt)}::timestamptz`,
       );
     }
-    const copy = this.client.query(copyFrom(`COPY ${this.load} (${ROW_COLUMNS.join(', ')}) FROM STDIN WITH (FREEZE)`, { highWaterMark: COPY_AHEAD_BYTES }));
+    const copy = this.client.query(
+      copyFrom(`COPY ${this.load} (${ROW_COLUMNS.join(', ')}) FROM STDIN WITH (FREEZE)`, {
+        highWaterMark: COPY_AHEAD_BYTES,
+      }),
+    );
     this.copy = copy;
     this.copyDone = new Promise((resolve, reject) => {
       copy.on('finish', resolve);
@@ -177,7 +207,8 @@ export class PostgresBulkWriter implements CompanyWriter {
   private writeLine(line: string): Promise<void> | void {
     this.rows += 1;
     const full = this.buffered.add(line);
-    if (full && !this.copy!.write(full)) return Promise.race([once(this.copy!, 'drain'), this.copyDone!]).then(() => undefined);
+    if (full && !this.copy!.write(full))
+      return Promise.race([once(this.copy!, 'drain'), this.copyDone!]).then(() => undefined);
   }
 
   /**
@@ -214,7 +245,10 @@ export class PostgresBulkWriter implements CompanyWriter {
       await this.onOwnConnection((runner) => runner.query(again.create));
     }
     for (const index of indexes) {
-      if (index.constraint) await client.query(`ALTER TABLE ${this.load} ADD CONSTRAINT ${index.name} ${index.constraint} USING INDEX ${index.name}`);
+      if (index.constraint)
+        await client.query(
+          `ALTER TABLE ${this.load} ADD CONSTRAINT ${index.name} ${index.constraint} USING INDEX ${index.name}`,
+        );
     }
   }
 
@@ -252,9 +286,15 @@ export class PostgresBulkWriter implements CompanyWriter {
       await client.query(`ALTER TABLE company ATTACH PARTITION ${this.load} FOR VALUES IN ('${this.country}')`);
       await client.query(`ALTER TABLE ${this.load} DROP CONSTRAINT ${this.load}_country`);
       await client.query(`ALTER TABLE ${this.load} RENAME TO ${this.partition}`);
-      for (const index of partitionIndexes(this.country, this.load)) await client.query(`ALTER INDEX ${index.name} RENAME TO ${index.partitionName}`);
+      for (const index of partitionIndexes(this.country, this.load))
+        await client.query(`ALTER INDEX ${index.name} RENAME TO ${index.partitionName}`);
       // The sample's companies put back count too.
-      if (this.tally.result()) await addWordCounts((sql, params) => client.query(sql, params), this.country, rows.map((r) => r.name_normalized));
+      if (this.tally.result())
+        await addWordCounts(
+          (sql, params) => client.query(sql, params),
+          this.country,
+          rows.map((r) => r.name_normalized),
+        );
       await client.query('COMMIT');
       this.swapped = true;
       this.putBackOfDataset = rows.filter((r) => r.dataset_name === this.provenance?.datasetName).length;
@@ -269,7 +309,9 @@ export class PostgresBulkWriter implements CompanyWriter {
     try {
       await runner.connect();
       // No parallel workers of its own: the builders already keep both cores busy.
-      await runner.query(`SET statement_timeout = 0; SET maintenance_work_mem = '256MB'; SET max_parallel_maintenance_workers = 0`);
+      await runner.query(
+        `SET statement_timeout = 0; SET maintenance_work_mem = '256MB'; SET max_parallel_maintenance_workers = 0`,
+      );
       await work(runner);
     } finally {
       await runner.release();
@@ -281,7 +323,8 @@ export class PostgresBulkWriter implements CompanyWriter {
     const client = this.client;
     this.runner = undefined;
     this.client = undefined;
-    if (locked && client) await client.query(`SELECT pg_advisory_unlock(hashtext($1))`, [this.lockKey]).catch(() => undefined);
+    if (locked && client)
+      await client.query(`SELECT pg_advisory_unlock(hashtext($1))`, [this.lockKey]).catch(() => undefined);
     if (runner && !runner.isReleased) await runner.release();
   }
 }

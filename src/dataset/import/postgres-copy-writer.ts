@@ -3,7 +3,16 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { CountryCode } from '../../registers/register-table';
-import { addCounts, CompanyRow, CompanyWriter, copyTextLine, IMPORT_SESSION_SETTINGS, upsertSql, WRITE_COLUMNS, WriteCounts } from './company-writer';
+import {
+  addCounts,
+  CompanyRow,
+  CompanyWriter,
+  copyTextLine,
+  IMPORT_SESSION_SETTINGS,
+  upsertSql,
+  WRITE_COLUMNS,
+  WriteCounts,
+} from './company-writer';
 import { CopyBlocks } from './copy-blocks';
 
 const STAGING = 'company_import_staging';

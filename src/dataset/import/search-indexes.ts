@@ -27,14 +27,32 @@ export interface PartitionIndex {
 export function partitionIndexes(cc: CountryCode, table: string): PartitionIndex[] {
   const lc = cc.toLowerCase();
   const partition = companyPartition(cc);
-  const index = (suffix: string, partitionName: string, definition: string, constraint?: PartitionIndex['constraint']): PartitionIndex => {
+  const index = (
+    suffix: string,
+    partitionName: string,
+    definition: string,
+    constraint?: PartitionIndex['constraint'],
+  ): PartitionIndex => {
     const name = table === partition ? partitionName : `${table}_${suffix}`;
-    return { name, partitionName, create: `CREATE ${constraint ? 'UNIQUE ' : ''}INDEX ${name} ON ${table} ${definition}`, constraint };
+    return {
+      name,
+      partitionName,
+      create: `CREATE ${constraint ? 'UNIQUE ' : ''}INDEX ${name} ON ${table} ${definition}`,
+      constraint,
+    };
   };
   return [
-    index('words', `company_words_${lc}`, `USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`),
+    index(
+      'words',
+      `company_words_${lc}`,
+      `USING gin (array_to_tsvector(string_to_array(name_normalized, ' '))) WHERE country = '${cc}'`,
+    ),
     index('number', `${partition}_number`, `(registration_number)`, 'UNIQUE'),
-    index('rank', `company_rank_${lc}`, `(name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`),
+    index(
+      'rank',
+      `company_rank_${lc}`,
+      `(name_rank, registration_number) INCLUDE (id, name_normalized) WHERE country = '${cc}'`,
+    ),
     index('pkey', `${partition}_pkey`, `(id)`, 'PRIMARY KEY'),
     index('other_numbers', `${partition}_other_numbers`, `USING gin (other_numbers) WHERE other_numbers <> '{}'`),
   ];

@@ -5,7 +5,10 @@ import { textChunks } from './text-chunks';
  * Lines of a UTF-8 stream with their 1-based numbers (\n or \r\n), the lines of each chunk
  * as one array, read as the consumer asks: one chunk of the file is held at a time.
  */
-export async function* textLines(input: Readable, maxLineBytes = 64 * 1024 * 1024): AsyncGenerator<Array<{ line: string; number: number }>> {
+export async function* textLines(
+  input: Readable,
+  maxLineBytes = 64 * 1024 * 1024,
+): AsyncGenerator<Array<{ line: string; number: number }>> {
   let pending = '';
   let number = 0;
   for await (const chunk of textChunks(input)) {

@@ -1,6 +1,23 @@
 import { CompanyRow, textArrayLiteral, WRITE_COLUMNS } from './company-writer';
 
-const CASTS = ['char(2)', 'text', 'text[]', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'date', 'text', 'text', 'text', 'timestamptz', 'jsonb'];
+const CASTS = [
+  'char(2)',
+  'text',
+  'text[]',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'date',
+  'text',
+  'text',
+  'text',
+  'timestamptz',
+  'jsonb',
+];
 
 function params(r: CompanyRow): unknown[] {
   return [

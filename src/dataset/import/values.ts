@@ -11,7 +11,10 @@ export function text(value: string | null | undefined): string | null {
 export function joinAddress(parts: ReadonlyArray<string | null | undefined>): string | null {
   const kept: string[] = [];
   for (const p of parts) {
-    const t = text(p)?.replace(/\s+/g, ' ').replace(/^,+|,+$/g, '').trim();
+    const t = text(p)
+      ?.replace(/\s+/g, ' ')
+      .replace(/^,+|,+$/g, '')
+      .trim();
     if (t) kept.push(t);
   }
   return kept.length ? kept.join(', ') : null;

@@ -47,7 +47,10 @@ export function textAt(node: XmlNode | undefined, ...path: string[]): string | u
  * at a time, with sax (no DOM of the file is ever built). Each chunk of the file is parsed
  * when the consumer asks for more, and its records are handed over as one array.
  */
-export async function* xmlRecords(input: Readable, options: { recordElement: string; alsoCapture?: string[] }): AsyncGenerator<XmlItem[]> {
+export async function* xmlRecords(
+  input: Readable,
+  options: { recordElement: string; alsoCapture?: string[] },
+): AsyncGenerator<XmlItem[]> {
   const parser = sax.parser(true, { trim: false, normalize: false });
   const out: XmlItem[] = [];
   const capture = new Set([options.recordElement, ...(options.alsoCapture ?? [])]);

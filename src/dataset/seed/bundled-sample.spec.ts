@@ -33,19 +33,36 @@ describe('bundled sample dataset', () => {
 
   async function build(): Promise<DatasetRow[]> {
     const json = (file: string) => ({ fixture: `registers/${file}` });
-    const mirror = (file: string) => ({ body: JSON.stringify(JSON.parse(fixture(`registers/fr/${file}`)).result), headers: { 'Content-Type': 'application/json' } });
+    const mirror = (file: string) => ({
+      body: JSON.stringify(JSON.parse(fixture(`registers/fr/${file}`)).result),
+      headers: { 'Content-Type': 'application/json' },
+    });
     // Norway: the recorded name search and the recorded list of five ASA units.
-    fake.get('/no/enheter', (req) => json(req.query.get('navn') === 'sesam' ? 'no/brreg-enheter-search-navn-sesam-page1.json' : 'no/brreg-enheter-search-organisasjonsform-asa-size5.json'));
+    fake.get('/no/enheter', (req) =>
+      json(
+        req.query.get('navn') === 'sesam'
+          ? 'no/brreg-enheter-search-navn-sesam-page1.json'
+          : 'no/brreg-enheter-search-organisasjonsform-asa-size5.json',
+      ),
+    );
     // Great Britain: two recorded searches and a recorded profile (the Public Data API).
-    fake.get('/gb/search/companies', (req) => json(req.query.get('q') === 'you' ? 'gb/ch-search-companies-q-you.json' : 'gb/ch-search-companies-q-active-with-dissolved.json'));
+    fake.get('/gb/search/companies', (req) =>
+      json(
+        req.query.get('q') === 'you'
+          ? 'gb/ch-search-companies-q-you.json'
+          : 'gb/ch-search-companies-q-active-with-dissolved.json',
+      ),
+    );
     fake.get('/gb/company/08957400', json('gb/ch-company-profile-08957400.json'));
     fake.get('/gb/company/08957400/officers', { status: 404, body: '{}' });
     // France: the recorded mirror answers.
     fake.get('/fr/search', (req) =>
       mirror(
-        { ganymede: 'recherche-entreprises-search-q-ganymede.json', '552032534': 'recherche-entreprises-search-q-siren-552032534.json', '880878145': 'recherche-entreprises-search-q-siren-880878145-cessee.json' }[
-          req.query.get('q') ?? ''
-        ] ?? 'recherche-entreprises-search-q-siret-no-result.json',
+        {
+          ganymede: 'recherche-entreprises-search-q-ganymede.json',
+          '552032534': 'recherche-entreprises-search-q-siren-552032534.json',
+          '880878145': 'recherche-entreprises-search-q-siren-880878145-cessee.json',
+        }[req.query.get('q') ?? ''] ?? 'recherche-entreprises-search-q-siret-no-result.json',
       ),
     );
     // Denmark: the recorded documents.
@@ -57,13 +74,18 @@ describe('bundled sample dataset', () => {
     fake.post('/dk/cvr-permanent/virksomhed/_search', (req) => {
       const q = JSON.parse(req.body).query;
       const cvr = q.term?.['Vrvirksomhed.cvrNummer'];
-      return json(cvr !== undefined ? dk[String(cvr)] : 'dk/cvr-es-virksomhed-search-4-hits-assure-cvr-v-20220630.json');
+      return json(
+        cvr !== undefined ? dk[String(cvr)] : 'dk/cvr-es-virksomhed-search-4-hits-assure-cvr-v-20220630.json',
+      );
     });
     // Australia: the one recorded AbnDetails answer. Canada: the corporation JSON built from the
     // register's own open data for the same corporations (see ca/MANIFEST.md).
     fake.get('/au/json/AbnDetails.aspx', json('au/abr-json-abndetails-26154482283-oneflare-active.jsonp'));
     fake.get('/ca/api/corporations/1007.json', json('ca/corpcan-api-corporation-1007-constructed-from-docs.json'));
-    fake.get('/ca/api/corporations/16292721.json', json('ca/corpcan-api-corporation-16292721-constructed-from-docs.json'));
+    fake.get(
+      '/ca/api/corporations/16292721.json',
+      json('ca/corpcan-api-corporation-16292721-constructed-from-docs.json'),
+    );
 
     const config = AppConfig.fromEnv({
       REGISTER_NO_API_URL: `${fake.url}/no`,
@@ -114,12 +136,15 @@ describe('bundled sample dataset', () => {
         extra: Object.keys(otherExtra).length ? otherExtra : null,
       });
     }
-    return [...byKey.values()].sort((a, b) => a.country.localeCompare(b.country) || a.registrationNumber.localeCompare(b.registrationNumber));
+    return [...byKey.values()].sort(
+      (a, b) => a.country.localeCompare(b.country) || a.registrationNumber.localeCompare(b.registrationNumber),
+    );
   }
 
   it('is exactly what the connectors read from the recorded responses', async () => {
     const rows = await build();
-    if (process.env.UPDATE_SEED === '1') writeFileSync(join(__dirname, 'bundled-sample.json'), `${JSON.stringify(rows, null, 1)}\n`);
+    if (process.env.UPDATE_SEED === '1')
+      writeFileSync(join(__dirname, 'bundled-sample.json'), `${JSON.stringify(rows, null, 1)}\n`);
     expect(JSON.parse(JSON.stringify(BUNDLED))).toEqual(JSON.parse(JSON.stringify(rows)));
     expect(new Set(rows.map((r) => r.country))).toEqual(new Set(['AU', 'CA', 'DK', 'FR', 'GB', 'NO']));
     for (const r of rows) expect(r.sourceUrl).toMatch(/^https:\/\/(?!127\.0\.0\.1)/);

@@ -64,7 +64,12 @@ export class CompanyCheckService {
    * time. `confirm`: due companies of a feed register, confirmed against the feed without a
    * request. Only companies someone watches are claimed.
    */
-  async claimDue(country: CountryCode, limit: number, kind: CheckKind = 'read', feedReadUpTo?: Date): Promise<{ token: string; entityIds: string[] }> {
+  async claimDue(
+    country: CountryCode,
+    limit: number,
+    kind: CheckKind = 'read',
+    feedReadUpTo?: Date,
+  ): Promise<{ token: string; entityIds: string[] }> {
     const now = this.clock.now();
     const token = `${kind === 'read' ? 'r' : 'c'}.${randomBytes(9).toString('base64url')}`;
     const scheduled = this.sources.mode(country) === 'schedule';
@@ -79,8 +84,9 @@ export class CompanyCheckService {
           : '(s.baseline_at IS NULL OR s.read_requested_at IS NOT NULL)';
     if (kind === 'confirm' && (scheduled || !feedReadUpTo)) return { token, entityIds: [] };
     const upTo = feedReadUpTo && feedReadUpTo < now ? feedReadUpTo : now;
-    const rows = returningRows<{ entity_id: string }>(await this.dataSource.query(
-      `WITH due AS (
+    const rows = returningRows<{ entity_id: string }>(
+      await this.dataSource.query(
+        `WITH due AS (
          SELECT s.entity_id FROM company_snapshot s
          WHERE s.country = $1 AND ${which}
            AND (s.lease_until IS NULL OR s.lease_until < $2)
@@ -88,8 +94,9 @@ export class CompanyCheckService {
          ORDER BY s.read_requested_at IS NULL, s.baseline_at IS NOT NULL, s.next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
        UPDATE company_snapshot c SET lease_token = $4, lease_until = $5 FROM due WHERE c.entity_id = due.entity_id
        RETURNING c.entity_id`,
-      [country, now, limit, token, new Date(now.getTime() + CHECK_LEASE_MS), ...(kind === 'confirm' ? [upTo] : [])],
-    ));
+        [country, now, limit, token, new Date(now.getTime() + CHECK_LEASE_MS), ...(kind === 'confirm' ? [upTo] : [])],
+      ),
+    );
     return { token, entityIds: rows.map((r) => r.entity_id) };
   }
 
@@ -103,8 +110,9 @@ export class CompanyCheckService {
     const now = this.clock.now();
     const upTo = feedReadUpTo < now ? feedReadUpTo : now;
     const intervalS = this.config.detection.intervalSeconds;
-    const rows = returningRows(await this.dataSource.query(
-      `UPDATE company_snapshot s SET checked_at = $2, check_outcome = 'no_change',
+    const rows = returningRows(
+      await this.dataSource.query(
+        `UPDATE company_snapshot s SET checked_at = $2, check_outcome = 'no_change',
          check_detail = 'no entry in the register''s change feed up to ' || to_char($3::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
          next_check_at = s.next_check_at + make_interval(secs => $4::double precision * (floor(extract(epoch FROM ($2::timestamptz - s.next_check_at)) / $4) + 1))
        WHERE s.country = $1 AND s.baseline_at IS NOT NULL AND s.read_requested_at IS NULL AND s.next_check_at <= $3
@@ -112,8 +120,9 @@ export class CompanyCheckService {
          AND EXISTS (SELECT 1 FROM watch w WHERE w.entity_id = s.entity_id)
          AND NOT EXISTS (SELECT 1 FROM watch n WHERE n.entity_id = s.entity_id AND n.notify_no_change)
        RETURNING s.entity_id`,
-      [country, now, upTo, intervalS],
-    ));
+        [country, now, upTo, intervalS],
+      ),
+    );
     return rows.length;
   }
 
@@ -128,7 +137,8 @@ export class CompanyCheckService {
 
   async checkBatch(country: CountryCode, entityIds: string[], token: string): Promise<CheckResult[]> {
     const results: CheckResult[] = [];
-    for (const entityId of entityIds) results.push({ entityId, outcome: await this.checkOne(country, entityId, token) });
+    for (const entityId of entityIds)
+      results.push({ entityId, outcome: await this.checkOne(country, entityId, token) });
     return results;
   }
 
@@ -140,18 +150,22 @@ export class CompanyCheckService {
     if (!(await this.statuses.current(country)).readable) return false;
     const now = this.clock.now();
     const token = `r.${randomBytes(9).toString('base64url')}`;
-    const claimed = returningRows(await this.dataSource.query(
-      `UPDATE company_snapshot SET lease_token = $2, lease_until = $3
+    const claimed = returningRows(
+      await this.dataSource.query(
+        `UPDATE company_snapshot SET lease_token = $2, lease_until = $3
        WHERE entity_id = $1 AND baseline_at IS NULL AND (lease_until IS NULL OR lease_until < $4) RETURNING entity_id`,
-      [entityId, token, new Date(now.getTime() + CHECK_LEASE_MS), now],
-    ));
+        [entityId, token, new Date(now.getTime() + CHECK_LEASE_MS), now],
+      ),
+    );
     if (claimed.length === 0) return false;
     const outcome = await this.checkOne(country, entityId, token);
     return outcome === 'baseline';
   }
 
   private async checkOne(country: CountryCode, entityId: string, token: string): Promise<CheckOutcome | 'skipped'> {
-    const snapshot = await this.dataSource.getRepository(CompanySnapshotEntity).findOneBy({ entityId, leaseToken: token });
+    const snapshot = await this.dataSource
+      .getRepository(CompanySnapshotEntity)
+      .findOneBy({ entityId, leaseToken: token });
     if (!snapshot) return 'skipped';
     const status = await this.statuses.current(country);
     if (!status.readable) {
@@ -173,19 +187,31 @@ export class CompanyCheckService {
       const e = UpstreamError.from(err);
       this.logger.warn(`check of ${entityId} failed: ${e.errorClass} (${e.message})`);
       const retryAt = new Date(this.clock.now().getTime() + Math.min(RETRY_AFTER_FAILURE_MS, this.intervalMs));
-      await this.release(entityId, token, { outcome: 'failed', detail: `${e.errorClass}: ${e.message}`, nextCheckAt: periodic || !snapshot.baselineAt ? retryAt : undefined });
+      await this.release(entityId, token, {
+        outcome: 'failed',
+        detail: `${e.errorClass}: ${e.message}`,
+        nextCheckAt: periodic || !snapshot.baselineAt ? retryAt : undefined,
+      });
       return 'failed';
     }
     const after = this.clock.now();
     const nextCheckAt = periodic ? nextSlot(entityId, after, this.intervalMs) : undefined;
     if (!record) {
-      await this.release(entityId, token, { outcome: 'not_found', detail: 'the register has no company with this number', nextCheckAt, readStartedAt });
+      await this.release(entityId, token, {
+        outcome: 'not_found',
+        detail: 'the register has no company with this number',
+        nextCheckAt,
+        readStartedAt,
+      });
       return 'not_found';
     }
     const result = await this.dataSource.transaction(async (m) => {
       const locked = await this.lockIfLeased(m, entityId, token);
       if (!locked) return { outcome: 'skipped' as const, emitted: [] };
-      const applied = await this.applier.apply(m, locked, record, { scheduled: periodic && locked.baselineAt !== null && locked.readRequestedAt === null, now: after });
+      const applied = await this.applier.apply(m, locked, record, {
+        scheduled: periodic && locked.baselineAt !== null && locked.readRequestedAt === null,
+        now: after,
+      });
       await this.releaseIn(m, entityId, token, { nextCheckAt, readStartedAt });
       return applied;
     });
@@ -194,19 +220,35 @@ export class CompanyCheckService {
   }
 
   /** Feed and stream registers: the feed, read to its end since this check fell due, named nothing. */
-  private async confirmFromFeed(country: CountryCode, snapshot: CompanySnapshotEntity, token: string, now: Date): Promise<CheckOutcome | 'skipped'> {
+  private async confirmFromFeed(
+    country: CountryCode,
+    snapshot: CompanySnapshotEntity,
+    token: string,
+    now: Date,
+  ): Promise<CheckOutcome | 'skipped'> {
     const feed = await this.dataSource.getRepository(FeedCursorEntity).findOneBy({ feed: feedName(country) });
     if (!feed?.caughtUpAt || feed.caughtUpAt < snapshot.nextCheckAt) {
       const retry = new Date(now.getTime() + this.config.detection.feedPollIntervalSeconds * 1000);
-      await this.release(snapshot.entityId, token, { outcome: 'feed_behind', detail: 'waiting for the change feed to be read past the check time', nextCheckAt: retry });
+      await this.release(snapshot.entityId, token, {
+        outcome: 'feed_behind',
+        detail: 'waiting for the change feed to be read past the check time',
+        nextCheckAt: retry,
+      });
       return 'feed_behind';
     }
     const url = this.sources.url(country);
     const emitted = await this.dataSource.transaction(async (m) => {
       const locked = await this.lockIfLeased(m, snapshot.entityId, token);
       if (!locked) return null;
-      const events = await this.applier.confirmFromFeed(m, locked, { source_mode: 'live', source_url: url, retrieved_at: feed.caughtUpAt!.toISOString() }, now);
-      await this.releaseIn(m, snapshot.entityId, token, { nextCheckAt: nextSlot(snapshot.entityId, now, this.intervalMs) });
+      const events = await this.applier.confirmFromFeed(
+        m,
+        locked,
+        { source_mode: 'live', source_url: url, retrieved_at: feed.caughtUpAt!.toISOString() },
+        now,
+      );
+      await this.releaseIn(m, snapshot.entityId, token, {
+        nextCheckAt: nextSlot(snapshot.entityId, now, this.intervalMs),
+      });
       return events;
     });
     if (!emitted) return 'skipped';
@@ -223,22 +265,28 @@ export class CompanyCheckService {
       .getOne();
   }
 
-  private async release(entityId: string, token: string, o: { outcome: CheckOutcome | null; detail?: string; nextCheckAt?: Date; readStartedAt?: Date }): Promise<void> {
+  private async release(
+    entityId: string,
+    token: string,
+    o: { outcome: CheckOutcome | null; detail?: string; nextCheckAt?: Date; readStartedAt?: Date },
+  ): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       if (o.outcome) {
-        await m.query(`UPDATE company_snapshot SET checked_at = $3, check_outcome = $4, check_detail = $5 WHERE entity_id = $1 AND lease_token = $2`, [
-          entityId,
-          token,
-          this.clock.now(),
-          o.outcome,
-          o.detail ?? null,
-        ]);
+        await m.query(
+          `UPDATE company_snapshot SET checked_at = $3, check_outcome = $4, check_detail = $5 WHERE entity_id = $1 AND lease_token = $2`,
+          [entityId, token, this.clock.now(), o.outcome, o.detail ?? null],
+        );
       }
       await this.releaseIn(m, entityId, token, o);
     });
   }
 
-  private async releaseIn(m: EntityManager, entityId: string, token: string, o: { nextCheckAt?: Date; readStartedAt?: Date }): Promise<void> {
+  private async releaseIn(
+    m: EntityManager,
+    entityId: string,
+    token: string,
+    o: { nextCheckAt?: Date; readStartedAt?: Date },
+  ): Promise<void> {
     // A read requested by a feed is satisfied only by a read that started after the request.
     await m.query(
       `UPDATE company_snapshot SET lease_token = NULL, lease_until = NULL,

@@ -7,7 +7,10 @@ export const detectionCheckJobSchema = z.union([
     country: z.enum(COUNTRY_CODES),
     /** The lease the scheduler took on these companies: only its holder applies a result. */
     leaseToken: z.string().regex(/^[rc]\.[\w-]{8,40}$/),
-    entityIds: z.array(z.string().regex(/^ent_[a-z]{2}_[0-9A-Z]{1,20}$/)).min(1).max(100),
+    entityIds: z
+      .array(z.string().regex(/^ent_[a-z]{2}_[0-9A-Z]{1,20}$/))
+      .min(1)
+      .max(100),
   }),
   z.object({
     country: z.enum(COUNTRY_CODES),

@@ -49,7 +49,10 @@ export class DetectionCheckScheduler implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     const every = Math.min(Math.max((this.config.detection.intervalSeconds * 1000) / 20, 200), 5_000);
-    const interval = setInterval(() => void this.tick().catch((err: Error) => this.logger.error(`detection scheduling failed: ${err.message}`)), every);
+    const interval = setInterval(
+      () => void this.tick().catch((err: Error) => this.logger.error(`detection scheduling failed: ${err.message}`)),
+      every,
+    );
     this.scheduler.addInterval('detection-check-scheduler', interval);
   }
 
@@ -81,6 +84,9 @@ export class DetectionCheckScheduler implements OnApplicationBootstrap {
 
   private readAhead(country: CountryCode): number {
     const purpose = REGISTERS[country].changeDetection.readEndpoint(this.config);
-    return Math.max(5, Math.ceil(politeRate(REGISTER_DEFINITIONS[country].endpoints[purpose].politeness) * READ_AHEAD_SECONDS));
+    return Math.max(
+      5,
+      Math.ceil(politeRate(REGISTER_DEFINITIONS[country].endpoints[purpose].politeness) * READ_AHEAD_SECONDS),
+    );
   }
 }

@@ -39,12 +39,25 @@ function companyPart(c: CompanyRef) {
 }
 
 /** `data` of company.*_changed: the contract's shape. */
-export function changeEventData(company: CompanyRef, change: FieldChange, observedAt: string, provenance: Provenance): Record<string, unknown> {
-  return { ...companyPart(company), change: { field: change.field, previous: change.previous, current: change.current, observed_at: observedAt }, provenance };
+export function changeEventData(
+  company: CompanyRef,
+  change: FieldChange,
+  observedAt: string,
+  provenance: Provenance,
+): Record<string, unknown> {
+  return {
+    ...companyPart(company),
+    change: { field: change.field, previous: change.previous, current: change.current, observed_at: observedAt },
+    provenance,
+  };
 }
 
 /** `data` of company.no_change: the company, `change: null`, when it was checked, and from what. */
-export function noChangeEventData(company: CompanyRef, checkedAt: string, provenance: Provenance): Record<string, unknown> {
+export function noChangeEventData(
+  company: CompanyRef,
+  checkedAt: string,
+  provenance: Provenance,
+): Record<string, unknown> {
   return { ...companyPart(company), change: null, checked_at: checkedAt, provenance };
 }
 
@@ -57,5 +70,13 @@ export function registerUnavailableData(
   statusUrl: string,
   watchedCompanies: number,
 ): Record<string, unknown> {
-  return { country, register: registerOf(country), status, reason: reason ?? 'The register stopped answering.', since, status_url: statusUrl, watched_companies: watchedCompanies };
+  return {
+    country,
+    register: registerOf(country),
+    status,
+    reason: reason ?? 'The register stopped answering.',
+    since,
+    status_url: statusUrl,
+    watched_companies: watchedCompanies,
+  };
 }

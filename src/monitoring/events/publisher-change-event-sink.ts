@@ -14,7 +14,12 @@ export class PublisherChangeEventSink extends ChangeEventSink {
   }
 
   async emit(manager: EntityManager, event: DetectionEvent): Promise<EmittedEvent> {
-    const published = await this.publisher.publish(manager, { accountId: event.accountId, kind: event.kind, isTest: false, data: event.data as unknown as EventData });
+    const published = await this.publisher.publish(manager, {
+      accountId: event.accountId,
+      kind: event.kind,
+      isTest: false,
+      data: event.data as unknown as EventData,
+    });
     const emitted: Published = { kind: event.kind, published };
     return emitted;
   }

@@ -31,7 +31,14 @@ export class RegisterOutageNotifier implements OnModuleInit {
     const statusUrl = `${this.config.publicBaseUrl}/api/public/v1/status`;
     const emitted: EmittedEvent[] = [];
     for (const a of accounts) {
-      const data = registerUnavailableData(outage.country, outage.status, outage.reason, outage.since.toISOString(), statusUrl, a.companies);
+      const data = registerUnavailableData(
+        outage.country,
+        outage.status,
+        outage.reason,
+        outage.since.toISOString(),
+        statusUrl,
+        a.companies,
+      );
       emitted.push(await this.sink.emit(m, { accountId: a.account_id, kind: 'register.unavailable', data }));
     }
     return () => this.sink.wake(emitted);

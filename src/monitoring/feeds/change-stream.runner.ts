@@ -57,7 +57,10 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
     let delay = this.backoff.initialMs;
     while (!this.controller.signal.aborted) {
       try {
-        if (!(await this.statuses.current(country)).readable || !(await this.cursors.take(country, this.owner, STREAM_LEASE_MS))) {
+        if (
+          !(await this.statuses.current(country)).readable ||
+          !(await this.cursors.take(country, this.owner, STREAM_LEASE_MS))
+        ) {
           await this.sleep(this.idleRetryMs);
           continue;
         }
@@ -97,7 +100,8 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
           const emitted = await this.dataSource.transaction(async (m) => {
             const applied = entry ? (await this.entries.apply(m, country, [entry], this.clock.now())).emitted : [];
             // Lost the stream to another worker: roll back, the other one applies it.
-            if (!(await this.cursors.store(m, country, this.owner, cursor, this.clock.now(), STREAM_LEASE_MS))) throw new Error(`lost the ${country} stream`);
+            if (!(await this.cursors.store(m, country, this.owner, cursor, this.clock.now(), STREAM_LEASE_MS)))
+              throw new Error(`lost the ${country} stream`);
             return applied;
           });
           await this.sink.wake(emitted);
@@ -118,7 +122,10 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
   private async restartFromNow(country: CountryCode): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       await this.cursors.reset(m, country, this.owner);
-      await m.query(`UPDATE company_snapshot SET read_requested_at = $2 WHERE country = $1 AND baseline_at IS NOT NULL`, [country, this.clock.now()]);
+      await m.query(
+        `UPDATE company_snapshot SET read_requested_at = $2 WHERE country = $1 AND baseline_at IS NOT NULL`,
+        [country, this.clock.now()],
+      );
     });
   }
 

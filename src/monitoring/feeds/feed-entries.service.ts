@@ -19,7 +19,12 @@ import { CompanySnapshotEntity } from '../snapshots/company-snapshot.entity';
 export class FeedEntriesService {
   constructor(private readonly applier: ChangeApplier) {}
 
-  async apply(m: EntityManager, country: CountryCode, entries: FeedEntry[], now: Date): Promise<{ applied: number; requested: number; emitted: EmittedEvent[] }> {
+  async apply(
+    m: EntityManager,
+    country: CountryCode,
+    entries: FeedEntry[],
+    now: Date,
+  ): Promise<{ applied: number; requested: number; emitted: EmittedEvent[] }> {
     const records = new Map<string, CompanyRecord>();
     const bare = new Set<string>();
     for (const e of entries) {
@@ -29,10 +34,12 @@ export class FeedEntriesService {
     }
     let requested = 0;
     if (bare.size) {
-      const rows = returningRows(await m.query(
-        `UPDATE company_snapshot SET read_requested_at = $3 WHERE country = $1 AND registration_number = ANY($2::text[]) RETURNING entity_id`,
-        [country, [...bare], now],
-      ));
+      const rows = returningRows(
+        await m.query(
+          `UPDATE company_snapshot SET read_requested_at = $3 WHERE country = $1 AND registration_number = ANY($2::text[]) RETURNING entity_id`,
+          [country, [...bare], now],
+        ),
+      );
       requested = rows.length;
     }
     let applied = 0;
@@ -42,11 +49,18 @@ export class FeedEntriesService {
         .getRepository(CompanySnapshotEntity)
         .createQueryBuilder('s')
         .setLock('pessimistic_write')
-        .where('s.country = :country AND s.registration_number IN (:...numbers)', { country, numbers: [...records.keys()] })
+        .where('s.country = :country AND s.registration_number IN (:...numbers)', {
+          country,
+          numbers: [...records.keys()],
+        })
         .orderBy('s.entity_id')
         .getMany();
       for (const snapshot of snapshots) {
-        emitted.push(...(await this.applier.apply(m, snapshot, records.get(snapshot.registrationNumber)!, { scheduled: false, now })).emitted);
+        emitted.push(
+          ...(
+            await this.applier.apply(m, snapshot, records.get(snapshot.registrationNumber)!, { scheduled: false, now })
+          ).emitted,
+        );
         applied++;
       }
     }

@@ -23,7 +23,10 @@ export class FeedPollScheduler implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     const every = Math.min(this.config.detection.feedPollIntervalSeconds * 1000, 15_000);
-    const interval = setInterval(() => void this.tick().catch((err: Error) => this.logger.error(`feed scheduling failed: ${err.message}`)), every);
+    const interval = setInterval(
+      () => void this.tick().catch((err: Error) => this.logger.error(`feed scheduling failed: ${err.message}`)),
+      every,
+    );
     this.scheduler.addInterval('feed-poll-scheduler', interval);
   }
 

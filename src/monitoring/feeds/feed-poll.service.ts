@@ -63,7 +63,8 @@ export class FeedPollService {
           result.applied += applied;
           result.requested += requested;
           // A reader that lost the feed must not commit what it applied: another one has the page.
-          if (!(await this.cursors.store(m, country, owner, page.cursor, page.more ? null : readAt, FEED_LEASE_MS))) throw new LostFeedError(country);
+          if (!(await this.cursors.store(m, country, owner, page.cursor, page.more ? null : readAt, FEED_LEASE_MS)))
+            throw new LostFeedError(country);
           return { stored: true, emitted };
         });
         if (!stored) break;

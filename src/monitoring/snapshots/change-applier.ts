@@ -5,13 +5,21 @@ import type { CountryCode } from '../../registers/register-table';
 import { ChangeEventSink, EmittedEvent } from '../events/change-event-sink';
 import { changeEventData, CompanyRef, noChangeEventData, Provenance, SourceMode } from '../events/detection-events';
 import { CompanySnapshotEntity } from './company-snapshot.entity';
-import { CHANGE_EVENT_KIND, comparisonKeys, diffSnapshot, FieldChange, WatchedValues, watchedValues } from './company-diff';
+import {
+  CHANGE_EVENT_KIND,
+  comparisonKeys,
+  diffSnapshot,
+  FieldChange,
+  WatchedValues,
+  watchedValues,
+} from './company-diff';
 
 export type CheckOutcome = 'baseline' | 'changed' | 'no_change' | 'stale' | 'not_found' | 'failed' | 'feed_behind';
 
 /** The source mode of a read, or null when it may not be used (a dataset row is never a read). */
 export function sourceModeOf(source: RecordSource): SourceMode | null {
-  if (source.kind === 'native_official' || source.kind === 'native_official_website') return source.official ? 'live' : null;
+  if (source.kind === 'native_official' || source.kind === 'native_official_website')
+    return source.official ? 'live' : null;
   if (source.kind.startsWith('public_mirror:')) return 'mirror';
   return null;
 }
@@ -24,7 +32,12 @@ function valuesOf(s: CompanySnapshotEntity): { values: WatchedValues; keys: Watc
 }
 
 export function companyRef(s: CompanySnapshotEntity, name = s.name): CompanyRef {
-  return { entityId: s.entityId, country: s.country.trim() as CountryCode, registrationNumber: s.registrationNumber, companyName: name };
+  return {
+    entityId: s.entityId,
+    country: s.country.trim() as CountryCode,
+    registrationNumber: s.registrationNumber,
+    companyName: name,
+  };
 }
 
 /**
@@ -46,8 +59,13 @@ export class ChangeApplier {
     const mode = sourceModeOf(record.source);
     if (!mode) throw new Error(`detection refuses a ${record.source.kind} record as a read of ${snapshot.entityId}`);
     const retrievedAt = new Date(record.source.retrievedAt);
-    if (snapshot.retrievedAt && retrievedAt < snapshot.retrievedAt) return { outcome: 'stale', changes: [], emitted: [] };
-    const provenance: Provenance = { source_mode: mode, source_url: record.source.url, retrieved_at: record.source.retrievedAt };
+    if (snapshot.retrievedAt && retrievedAt < snapshot.retrievedAt)
+      return { outcome: 'stale', changes: [], emitted: [] };
+    const provenance: Provenance = {
+      source_mode: mode,
+      source_url: record.source.url,
+      retrieved_at: record.source.retrievedAt,
+    };
     const fresh = watchedValues(record);
 
     if (!snapshot.baselineAt) {
@@ -68,11 +86,14 @@ export class ChangeApplier {
     const emitted: EmittedEvent[] = [];
     for (const change of changes) {
       const data = changeEventData(ref, change, record.source.retrievedAt, provenance);
-      for (const w of watches) emitted.push(await this.sink.emit(m, { accountId: w.account_id, kind: CHANGE_EVENT_KIND[change.field], data }));
+      for (const w of watches)
+        emitted.push(await this.sink.emit(m, { accountId: w.account_id, kind: CHANGE_EVENT_KIND[change.field], data }));
     }
     if (changes.length === 0 && options.scheduled) {
       const data = noChangeEventData(ref, options.now.toISOString(), provenance);
-      for (const w of watches) if (w.notify_no_change) emitted.push(await this.sink.emit(m, { accountId: w.account_id, kind: 'company.no_change', data }));
+      for (const w of watches)
+        if (w.notify_no_change)
+          emitted.push(await this.sink.emit(m, { accountId: w.account_id, kind: 'company.no_change', data }));
     }
     const outcome: CheckOutcome = changes.length ? 'changed' : 'no_change';
     const detail = changes.length ? `changed: ${changes.map((c) => c.field).join(', ')}` : null;
@@ -81,19 +102,24 @@ export class ChangeApplier {
   }
 
   /** A scheduled check that found nothing without reading: the feed was read past this company's due time. */
-  async confirmFromFeed(m: EntityManager, snapshot: CompanySnapshotEntity, provenance: Provenance, now: Date): Promise<EmittedEvent[]> {
+  async confirmFromFeed(
+    m: EntityManager,
+    snapshot: CompanySnapshotEntity,
+    provenance: Provenance,
+    now: Date,
+  ): Promise<EmittedEvent[]> {
     const watches: Array<{ account_id: string }> = await m.query(
       `SELECT account_id FROM watch WHERE entity_id = $1 AND baseline_at IS NOT NULL AND notify_no_change ORDER BY created_at, id`,
       [snapshot.entityId],
     );
     const data = noChangeEventData(companyRef(snapshot), now.toISOString(), provenance);
     const emitted: EmittedEvent[] = [];
-    for (const w of watches) emitted.push(await this.sink.emit(m, { accountId: w.account_id, kind: 'company.no_change', data }));
-    await m.query(`UPDATE company_snapshot SET checked_at = $2, check_outcome = 'no_change', check_detail = $3 WHERE entity_id = $1`, [
-      snapshot.entityId,
-      now,
-      `no entry in the register's change feed up to ${provenance.retrieved_at}`,
-    ]);
+    for (const w of watches)
+      emitted.push(await this.sink.emit(m, { accountId: w.account_id, kind: 'company.no_change', data }));
+    await m.query(
+      `UPDATE company_snapshot SET checked_at = $2, check_outcome = 'no_change', check_detail = $3 WHERE entity_id = $1`,
+      [snapshot.entityId, now, `no entry in the register's change feed up to ${provenance.retrieved_at}`],
+    );
     return emitted;
   }
 

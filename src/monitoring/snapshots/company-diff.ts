@@ -64,7 +64,10 @@ export function comparisonKeys(values: WatchedValues): WatchedValues {
  * is not a change, and neither is a field the snapshot never had: an event always has a
  * previous and a current value in the register's own words.
  */
-export function diffSnapshot(previous: { values: WatchedValues; keys: WatchedValues }, current: WatchedValues): FieldChange[] {
+export function diffSnapshot(
+  previous: { values: WatchedValues; keys: WatchedValues },
+  current: WatchedValues,
+): FieldChange[] {
   const keys = comparisonKeys(current);
   const changes: FieldChange[] = [];
   for (const field of WATCHED_FIELDS) {

@@ -33,19 +33,36 @@ export interface WatchTarget {
 export function resolveWatchTarget(raw: unknown, field = ''): WatchTarget {
   const parsed = watchInputSchema.safeParse(raw);
   if (!parsed.success) {
-    const errors = parsed.error.issues.map((i) => ({ field: `${field}${i.path.join('.') || '(row)'}`, code: i.code === 'unrecognized_keys' ? 'unknown_field' : 'invalid_value', message: i.message }));
+    const errors = parsed.error.issues.map((i) => ({
+      field: `${field}${i.path.join('.') || '(row)'}`,
+      code: i.code === 'unrecognized_keys' ? 'unknown_field' : 'invalid_value',
+      message: i.message,
+    }));
     throw new ApiError(BODY_ERROR, errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors });
   }
   const { country: rawCountry, registrationNumber: rawNumber, notifyNoChange } = parsed.data;
   const register = /^[A-Za-z]{2}$/.test(rawCountry.trim()) ? findRegister(rawCountry.trim()) : undefined;
   if (!register) {
-    throw new ApiError('country_not_covered', `No register is watched for "${rawCountry.slice(0, 8)}"; covered: ${REGISTER_TABLE.map((r) => r.country).join(', ')}.`);
+    throw new ApiError(
+      'country_not_covered',
+      `No register is watched for "${rawCountry.slice(0, 8)}"; covered: ${REGISTER_TABLE.map((r) => r.country).join(', ')}.`,
+    );
   }
   const country = register.country;
   const match = REGISTERS[country].recognizeIdentifier(rawNumber.normalize('NFC').trim());
   if (match.kind !== 'number') {
-    const message = match.kind === 'invalid' ? match.message : `"${rawNumber.slice(0, 64)}" is not a ${register.short} registration number.`;
-    throw new ApiError(BODY_ERROR, message, { errors: [{ field: `${field}registrationNumber`, code: 'invalid_registration_number', message }] });
+    const message =
+      match.kind === 'invalid'
+        ? match.message
+        : `"${rawNumber.slice(0, 64)}" is not a ${register.short} registration number.`;
+    throw new ApiError(BODY_ERROR, message, {
+      errors: [{ field: `${field}registrationNumber`, code: 'invalid_registration_number', message }],
+    });
   }
-  return { country, registrationNumber: match.registrationNumber, entityId: entityId(country, match.registrationNumber), notifyNoChange: notifyNoChange ?? false };
+  return {
+    country,
+    registrationNumber: match.registrationNumber,
+    entityId: entityId(country, match.registrationNumber),
+    notifyNoChange: notifyNoChange ?? false,
+  };
 }

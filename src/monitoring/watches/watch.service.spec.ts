@@ -32,7 +32,12 @@ describe('WatchService', () => {
       companyName: 'Oneflare Pty Ltd',
       register: { name: 'Australian Business Register (ABN Lookup)', officialUrl: 'https://abr.business.gov.au' },
       notifyNoChange: false,
-      baseline: { state: 'taken', readAt: '2026-11-22T12:00:00.000Z', sourceMode: 'live', sourceUrl: 'https://abr.business.gov.au/ABN/View?abn=26154482283' },
+      baseline: {
+        state: 'taken',
+        readAt: '2026-11-22T12:00:00.000Z',
+        sourceMode: 'live',
+        sourceUrl: 'https://abr.business.gov.au/ABN/View?abn=26154482283',
+      },
       lastCheck: { at: '2026-11-22T12:00:00.000Z', outcome: 'baseline' },
     });
     // Its place in the hour, after the baseline.
@@ -41,9 +46,17 @@ describe('WatchService', () => {
 
     // Another account watching the same company shares the snapshot (no second read) and the entity id.
     const reads = h.fakes.AU_API.requests.length;
-    const other = await watches.create('acc_b', { country: 'AU', registrationNumber: '26154482283', notifyNoChange: true });
+    const other = await watches.create('acc_b', {
+      country: 'AU',
+      registrationNumber: '26154482283',
+      notifyNoChange: true,
+    });
     expect(h.fakes.AU_API.requests.length).toBe(reads);
-    expect(other.watch).toMatchObject({ entityId: 'ent_au_26154482283', notifyNoChange: true, baseline: { state: 'taken' } });
+    expect(other.watch).toMatchObject({
+      entityId: 'ent_au_26154482283',
+      notifyNoChange: true,
+      baseline: { state: 'taken' },
+    });
     // Creating it again answers the existing watch.
     const again = await watches.create('acc_b', { country: 'AU', registrationNumber: '26154482283' });
     expect(again).toMatchObject({ created: false, watch: { id: other.watch.id } });
@@ -52,20 +65,39 @@ describe('WatchService', () => {
   it('creates the watch with a pending baseline when the register is not readable', async () => {
     await h.setReadable('CA', false);
     const { watch } = await watches.create('acc_a', { country: 'CA', registrationNumber: '1007' });
-    expect(watch).toMatchObject({ companyName: null, baseline: { state: 'pending', readAt: null, sourceMode: null }, lastCheck: { at: null, outcome: null } });
+    expect(watch).toMatchObject({
+      companyName: null,
+      baseline: { state: 'pending', readAt: null, sourceMode: null },
+      lastCheck: { at: null, outcome: null },
+    });
     expect(h.fakes.CA_API.requests).toHaveLength(0);
     // Taken at the first successful read.
     await h.setReadable('CA', true);
     await h.runDueChecks();
-    expect(await watches.get('acc_a', watch.id)).toMatchObject({ companyName: 'Abbotsford Chamber of Commerce', baseline: { state: 'taken', sourceMode: 'live' } });
+    expect(await watches.get('acc_a', watch.id)).toMatchObject({
+      companyName: 'Abbotsford Chamber of Commerce',
+      baseline: { state: 'taken', sourceMode: 'live' },
+    });
   });
 
   it('refuses a number with a wrong check digit (400), a country outside the six (404) and a malformed body (400)', async () => {
-    expect(await error(watches.create('acc_a', { country: 'NO', registrationNumber: '923609017' }))).toMatchObject({ status: 400, detail: expect.stringMatching(/check digit/i) });
-    expect(await error(watches.create('acc_a', { country: 'SE', registrationNumber: '5560360793' }))).toMatchObject({ status: 404, code: 'country_not_covered' });
-    expect(await error(watches.create('acc_a', { country: 'GB', registrationNumber: 'Tesco' }))).toMatchObject({ status: 400 });
-    expect(await error(watches.create('acc_a', { country: 'GB', registrationNumber: '00445790', extra: 1 }))).toMatchObject({ status: 400 });
-    expect(await error(watches.create('acc_a', { country: 'GB', registrationNumber: 445790 }))).toMatchObject({ status: 400 });
+    expect(await error(watches.create('acc_a', { country: 'NO', registrationNumber: '923609017' }))).toMatchObject({
+      status: 400,
+      detail: expect.stringMatching(/check digit/i),
+    });
+    expect(await error(watches.create('acc_a', { country: 'SE', registrationNumber: '5560360793' }))).toMatchObject({
+      status: 404,
+      code: 'country_not_covered',
+    });
+    expect(await error(watches.create('acc_a', { country: 'GB', registrationNumber: 'Tesco' }))).toMatchObject({
+      status: 400,
+    });
+    expect(
+      await error(watches.create('acc_a', { country: 'GB', registrationNumber: '00445790', extra: 1 })),
+    ).toMatchObject({ status: 400 });
+    expect(await error(watches.create('acc_a', { country: 'GB', registrationNumber: 445790 }))).toMatchObject({
+      status: 400,
+    });
     expect(await error(watches.create('acc_a', null))).toMatchObject({ status: 400 });
   });
 
@@ -109,10 +141,15 @@ describe('WatchService', () => {
     expect(second.nextCursor).toBeNull();
     // Newest first; both rows were written at the same instant, so the id decides.
     expect([first.data[0].id, second.data[0].id]).toEqual([first.data[0].id, second.data[0].id].sort().reverse());
-    expect((await watches.list('acc_c', { country: 'au' })).data.map((w) => w.entityId)).toEqual(['ent_au_26154482283']);
+    expect((await watches.list('acc_c', { country: 'au' })).data.map((w) => w.entityId)).toEqual([
+      'ent_au_26154482283',
+    ]);
     expect(await error(watches.list('acc_c', { country: 'ZZ' }))).toMatchObject({ status: 404 });
     expect(await error(watches.list('acc_c', { cursor: 'garbage' }))).toMatchObject({ status: 400 });
-    expect(await error(watches.list('acc_c', { limit: '0' }))).toMatchObject({ status: 400, code: 'invalid_parameter' });
+    expect(await error(watches.list('acc_c', { limit: '0' }))).toMatchObject({
+      status: 400,
+      code: 'invalid_parameter',
+    });
     expect(await error(watches.list('acc_c', { colour: 'red' }))).toMatchObject({ status: 400 });
 
     const id = first.data[0].id;

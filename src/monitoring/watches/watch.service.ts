@@ -69,10 +69,20 @@ export class WatchService {
 
   async createMany(accountId: string, body: unknown): Promise<WatchBulkResponseDto> {
     const rows = (body as { watches?: unknown } | null)?.watches;
-    if (!body || typeof body !== 'object' || Array.isArray(body) || !Array.isArray(rows) || Object.keys(body).some((k) => k !== 'watches')) {
-      throw new ApiError(BODY_ERROR, 'The body must be {"watches": [{country, registrationNumber, notifyNoChange?}, …]}.', {
-        errors: [{ field: 'watches', code: 'invalid_type', message: 'expected an array of watches' }],
-      });
+    if (
+      !body ||
+      typeof body !== 'object' ||
+      Array.isArray(body) ||
+      !Array.isArray(rows) ||
+      Object.keys(body).some((k) => k !== 'watches')
+    ) {
+      throw new ApiError(
+        BODY_ERROR,
+        'The body must be {"watches": [{country, registrationNumber, notifyNoChange?}, …]}.',
+        {
+          errors: [{ field: 'watches', code: 'invalid_type', message: 'expected an array of watches' }],
+        },
+      );
     }
     if (rows.length === 0 || rows.length > BULK_MAX_WATCHES) {
       throw new ApiError(BODY_ERROR, `watches must hold 1 to ${BULK_MAX_WATCHES} rows (got ${rows.length}).`, {
@@ -86,18 +96,33 @@ export class WatchService {
         valid.push({ index, target: resolveWatchTarget(row, `watches[${index}].`) });
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
-        results[index] = { index, status: 'failed', error: { status: err.status, code: err.code, message: err.detail } };
+        results[index] = {
+          index,
+          status: 'failed',
+          error: { status: err.status, code: err.code, message: err.detail },
+        };
       }
     });
     for (let i = 0; i < valid.length; i += BULK_CHUNK) {
       const chunk = valid.slice(i, i + BULK_CHUNK);
-      const { created, ids } = await this.dataSource.transaction((m) => this.insert(m, accountId, chunk.map((v) => v.target)));
+      const { created, ids } = await this.dataSource.transaction((m) =>
+        this.insert(
+          m,
+          accountId,
+          chunk.map((v) => v.target),
+        ),
+      );
       const seen = new Set<string>();
       for (const { index, target } of chunk) {
         // The same company twice in one request: the second row is the existing watch.
         const isNew = created.has(target.entityId) && !seen.has(target.entityId);
         seen.add(target.entityId);
-        results[index] = { index, status: isNew ? 'created' : 'existing', id: ids.get(target.entityId), entityId: target.entityId };
+        results[index] = {
+          index,
+          status: isNew ? 'created' : 'existing',
+          id: ids.get(target.entityId),
+          entityId: target.entityId,
+        };
       }
     }
     const count = (s: string) => results.filter((r) => r.status === s).length;
@@ -121,13 +146,18 @@ export class WatchService {
   }
 
   async get(accountId: string, id: string): Promise<WatchDto> {
-    const rows: WatchRow[] = await this.dataSource.query(`${SELECT_WATCH} WHERE w.account_id = $1 AND w.id = $2`, [accountId, id]);
+    const rows: WatchRow[] = await this.dataSource.query(`${SELECT_WATCH} WHERE w.account_id = $1 AND w.id = $2`, [
+      accountId,
+      id,
+    ]);
     if (!rows[0]) throw watchNotFound(id);
     return toDto(rows[0]);
   }
 
   async remove(accountId: string, id: string): Promise<void> {
-    const deleted = returningRows(await this.dataSource.query(`DELETE FROM watch WHERE account_id = $1 AND id = $2 RETURNING id`, [accountId, id]));
+    const deleted = returningRows(
+      await this.dataSource.query(`DELETE FROM watch WHERE account_id = $1 AND id = $2 RETURNING id`, [accountId, id]),
+    );
     if (deleted.length === 0) throw watchNotFound(id);
   }
 
@@ -135,14 +165,23 @@ export class WatchService {
    * Creates the snapshots that do not exist yet (baseline pending, due now) and the watches
    * the account does not have yet. Returns which companies got a new watch, and each watch id.
    */
-  private async insert(m: EntityManager, accountId: string, targets: WatchTarget[]): Promise<{ created: Set<string>; ids: Map<string, string> }> {
+  private async insert(
+    m: EntityManager,
+    accountId: string,
+    targets: WatchTarget[],
+  ): Promise<{ created: Set<string>; ids: Map<string, string> }> {
     const now = this.clock.now();
     const unique = [...new Map(targets.map((t) => [t.entityId, t])).values()];
     await m.query(
       `INSERT INTO company_snapshot (entity_id, country, registration_number, next_check_at, created_at)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $4::timestamptz[])
        ON CONFLICT (entity_id) DO NOTHING`,
-      [unique.map((t) => t.entityId), unique.map((t) => t.country), unique.map((t) => t.registrationNumber), unique.map(() => now)],
+      [
+        unique.map((t) => t.entityId),
+        unique.map((t) => t.country),
+        unique.map((t) => t.registrationNumber),
+        unique.map(() => now),
+      ],
     );
     const inserted: Array<{ entity_id: string }> = await m.query(
       `INSERT INTO watch (id, account_id, entity_id, country, registration_number, notify_no_change, created_at,
@@ -162,10 +201,10 @@ export class WatchService {
         unique.map((t) => t.notifyNoChange),
       ],
     );
-    const ids: Array<{ id: string; entity_id: string }> = await m.query(`SELECT id, entity_id FROM watch WHERE account_id = $1 AND entity_id = ANY($2::text[])`, [
-      accountId,
-      unique.map((t) => t.entityId),
-    ]);
+    const ids: Array<{ id: string; entity_id: string }> = await m.query(
+      `SELECT id, entity_id FROM watch WHERE account_id = $1 AND entity_id = ANY($2::text[])`,
+      [accountId, unique.map((t) => t.entityId)],
+    );
     return { created: new Set(inserted.map((r) => r.entity_id)), ids: new Map(ids.map((r) => [r.entity_id, r.id])) };
   }
 }

@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiKeyGuard, CurrentPrincipal } from '../../accounts/api-key.guard';
 import type { Principal } from '../../accounts/api-key-auth.service';
@@ -16,8 +25,17 @@ const WATCH_BODY = {
     additionalProperties: false,
     properties: {
       country: { type: 'string', example: 'GB', description: 'GB, AU, CA, FR, DK or NO (any case).' },
-      registrationNumber: { type: 'string', example: '04475590', description: 'In the register’s format, checked like /search checks it (check digits; spaces, dots and dashes ignored).' },
-      notifyNoChange: { type: 'boolean', default: false, description: 'Also send company.no_change after each scheduled check that found nothing.' },
+      registrationNumber: {
+        type: 'string',
+        example: '04475590',
+        description:
+          'In the register’s format, checked like /search checks it (check digits; spaces, dots and dashes ignored).',
+      },
+      notifyNoChange: {
+        type: 'boolean',
+        default: false,
+        description: 'Also send company.no_change after each scheduled check that found nothing.',
+      },
     },
   },
 };
@@ -35,9 +53,16 @@ export class WatchesController {
       'The baseline is an official live read, made now when the register is readable; otherwise the watch is created with a pending baseline, taken at the first successful read. Watching a company the account already watches answers the existing watch with 200.',
   })
   @ApiBody(WATCH_BODY)
-  @ApiCreatedResponse({ type: WatchDto, description: 'Created (200 with the existing watch when the account already watches the company).' })
+  @ApiCreatedResponse({
+    type: WatchDto,
+    description: 'Created (200 with the existing watch when the account already watches the company).',
+  })
   @ApiAccountErrors('invalid_body', 'country_not_covered', 'unsupported_media_type', 'payload_too_large')
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) res: Response): Promise<WatchDto> {
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<WatchDto> {
     const { created, watch } = await this.watches.create(principal.accountId, body);
     res.status(created ? 201 : 200).location(`/api/v1/watches/${watch.id}`);
     return watch;
@@ -50,7 +75,13 @@ export class WatchesController {
     description:
       'A portfolio in one request (`{"watches": [{country, registrationNumber, notifyNoChange?}, …]}`, at most 2 MB), answered row by row: created, existing, or failed with the status and code a single create would have answered. Baselines are taken by the detection workers, not during the request.',
   })
-  @ApiBody({ schema: { type: 'object', required: ['watches'], properties: { watches: { type: 'array', maxItems: BULK_MAX_WATCHES, items: WATCH_BODY.schema } } } })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['watches'],
+      properties: { watches: { type: 'array', maxItems: BULK_MAX_WATCHES, items: WATCH_BODY.schema } },
+    },
+  })
   @ApiOkResponse({ type: WatchBulkResponseDto })
   @ApiAccountErrors('invalid_body', 'unsupported_media_type', 'payload_too_large')
   createMany(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<WatchBulkResponseDto> {
@@ -58,8 +89,17 @@ export class WatchesController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'The account’s watches', description: 'Newest first, with each company’s baseline, last check and next check time.' })
-  @ApiQuery({ name: 'country', required: false, type: String, enum: ['GB', 'AU', 'CA', 'FR', 'DK', 'NO'], example: 'NO' })
+  @ApiOperation({
+    summary: 'The account’s watches',
+    description: 'Newest first, with each company’s baseline, last check and next check time.',
+  })
+  @ApiQuery({
+    name: 'country',
+    required: false,
+    type: String,
+    enum: ['GB', 'AU', 'CA', 'FR', 'DK', 'NO'],
+    example: 'NO',
+  })
   @ApiQuery({ name: 'limit', required: false, type: Number, example: 50, description: '1–100, default 50.' })
   @ApiQuery({ name: 'cursor', required: false, type: String, description: 'nextCursor of the previous page.' })
   @ApiOkResponse({ type: WatchListDto })

@@ -45,7 +45,9 @@ describe('parseAbnDetails', () => {
   });
 
   it('reads a cancelled ABN in the register wording', () => {
-    expect(parseAbnDetails(payload('abr-json-abndetails-26154482283-cancelled-constructed-from-docs.jsonp'))).toMatchObject({
+    expect(
+      parseAbnDetails(payload('abr-json-abndetails-26154482283-cancelled-constructed-from-docs.jsonp')),
+    ).toMatchObject({
       status: 'Cancelled',
       statusCategory: 'dissolved',
       extra: { gstRegisteredFrom: null, abnStatusEffectiveFrom: '2023-06-30' },
@@ -65,7 +67,10 @@ describe('parseAbnDetails', () => {
 
   it('refuses an unknown message rather than returning a blank record', () => {
     expect(() => parseAbnDetails(payload('abr-json-abndetails-unknown-message-constructed-from-docs.jsonp'))).toThrow(
-      expect.objectContaining({ errorClass: 'invalid_response', message: expect.stringContaining('An unexpected error has occurred') }),
+      expect.objectContaining({
+        errorClass: 'invalid_response',
+        message: expect.stringContaining('An unexpected error has occurred'),
+      }),
     );
   });
 
@@ -109,7 +114,9 @@ describe('parseMatchingNames', () => {
 
   it('refuses an answer without Names or with a row it cannot read', () => {
     expect(() => parseMatchingNames({ Message: '' })).toThrow(UpstreamError);
-    expect(() => parseMatchingNames({ Message: '', Names: [{ Name: 'X', AbnStatus: '0000000001' }] })).toThrow(/row without an ABN/);
+    expect(() => parseMatchingNames({ Message: '', Names: [{ Name: 'X', AbnStatus: '0000000001' }] })).toThrow(
+      /row without an ABN/,
+    );
   });
 });
 

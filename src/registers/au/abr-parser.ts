@@ -73,7 +73,8 @@ export function parseAbnDetails(payload: unknown): AbrRecord | null {
 export function parseMatchingNames(payload: unknown): AbrRecord[] {
   if (!isObject(payload)) throw UpstreamError.invalidResponse('ABN Lookup answer is not a JSON object');
   if (checkMessage(payload) === 'not_found') return [];
-  if (!Array.isArray(payload.Names)) throw UpstreamError.invalidResponse('ABN Lookup MatchingNames answer without Names');
+  if (!Array.isArray(payload.Names))
+    throw UpstreamError.invalidResponse('ABN Lookup MatchingNames answer without Names');
   const seen = new Set<string>();
   const records: AbrRecord[] = [];
   for (const row of payload.Names) {

@@ -45,21 +45,26 @@ export async function* readAuAbnBulk(input: Readable, ctx: ReaderContext): Async
       const r = item.node;
       if (r.name === 'TransferInfo') {
         const extracted = text(textAt(r, 'ExtractTime'));
-        if (extracted && ctx.onProducedAt && !Number.isNaN(Date.parse(extracted))) ctx.onProducedAt(new Date(extracted));
+        if (extracted && ctx.onProducedAt && !Number.isNaN(Date.parse(extracted)))
+          ctx.onProducedAt(new Date(extracted));
         continue;
       }
       try {
         const abnNode = child(r, 'ABN');
         const abn = text(abnNode?.text)?.replace(/\s+/g, '');
         if (!abn) throw new RecordRejected('missing registration number', 'ABN');
-        if (!/^\d{11}$/.test(abn)) throw new RecordRejected('malformed registration number', `ABN "${abn.slice(0, 40)}"`);
+        if (!/^\d{11}$/.test(abn))
+          throw new RecordRejected('malformed registration number', `ABN "${abn.slice(0, 40)}"`);
         const statusCode = text(abnNode?.attrs.status)?.toUpperCase() ?? null;
         const known = statusCode ? ABN_STATUS[statusCode] : undefined;
         const main = child(r, 'MainEntity');
         const legal = child(r, 'LegalEntity');
         const entity = main ?? legal;
-        const name = main ? text(textAt(main, 'NonIndividualName', 'NonIndividualNameText')) : individualName(child(legal, 'IndividualName'));
-        if (!name) throw new RecordRejected('missing name', 'MainEntity/NonIndividualName or LegalEntity/IndividualName');
+        const name = main
+          ? text(textAt(main, 'NonIndividualName', 'NonIndividualNameText'))
+          : individualName(child(legal, 'IndividualName'));
+        if (!name)
+          throw new RecordRejected('missing name', 'MainEntity/NonIndividualName or LegalEntity/IndividualName');
         const details = child(child(entity, 'BusinessAddress'), 'AddressDetails');
         const state = text(textAt(details, 'State'));
         const postcode = text(textAt(details, 'Postcode'));

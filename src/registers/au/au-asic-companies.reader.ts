@@ -1,7 +1,14 @@
 import type { Readable } from 'node:stream';
 import type { StatusCategory } from '../connector';
 import { csvRecords, headerIndex } from '../../dataset/import/csv-records';
-import { DatasetFileError, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../../dataset/import/dataset-row';
+import {
+  DatasetFileError,
+  ReaderContext,
+  ReaderItem,
+  RecordRejected,
+  rejected,
+  row,
+} from '../../dataset/import/dataset-row';
 import { peekFirstLine } from '../../dataset/import/open-input';
 import { compactExtra, dateDmy, requiredName, text } from '../../dataset/import/values';
 import { lookupTable } from '../../core/lookup-table';
@@ -63,7 +70,8 @@ export async function* readAuAsicCompanies(input: Readable, ctx: ReaderContext):
         header = item.fields;
         at = headerIndex(header);
         const missing = ['Company Name', 'ACN', 'Status', 'Current Name Indicator'].filter((c) => at(c) < 0);
-        if (missing.length) throw new DatasetFileError(`not an ASIC company dataset: header lacks ${missing.join(', ')}`);
+        if (missing.length)
+          throw new DatasetFileError(`not an ASIC company dataset: header lacks ${missing.join(', ')}`);
         continue;
       }
       const f = item.fields;
@@ -82,16 +90,21 @@ export async function* readAuAsicCompanies(input: Readable, ctx: ReaderContext):
       try {
         const acnRaw = text(get('ACN'))?.replace(/\s+/g, '');
         if (!acnRaw) throw new RecordRejected('missing registration number', 'ACN');
-        if (!/^\d{1,9}$/.test(acnRaw)) throw new RecordRejected('malformed registration number', `ACN "${acnRaw.slice(0, 40)}"`);
+        if (!/^\d{1,9}$/.test(acnRaw))
+          throw new RecordRejected('malformed registration number', `ACN "${acnRaw.slice(0, 40)}"`);
         const acn = acnRaw.padStart(9, '0');
         const abnRaw = text(get('ABN'))?.replace(/\s+/g, '') ?? null;
-        if (abnRaw !== null && !/^\d{11}$/.test(abnRaw)) throw new RecordRejected('malformed registration number', `ABN "${abnRaw.slice(0, 40)}"`);
+        if (abnRaw !== null && !/^\d{11}$/.test(abnRaw))
+          throw new RecordRejected('malformed registration number', `ABN "${abnRaw.slice(0, 40)}"`);
         const abn = abnRaw;
         const code = text(get('Status'))?.toUpperCase() ?? null;
         const known = code ? ASIC_STATUS[code] : undefined;
         const type = text(get('Type'))?.toUpperCase() ?? null;
         const klass = text(get('Class'))?.toUpperCase() ?? null;
-        const legalForm = [type ? (ASIC_TYPE[type] ?? type) : null, klass ? (ASIC_CLASS[klass] ?? klass) : null].filter(Boolean).join(', ') || null;
+        const legalForm =
+          [type ? (ASIC_TYPE[type] ?? type) : null, klass ? (ASIC_CLASS[klass] ?? klass) : null]
+            .filter(Boolean)
+            .join(', ') || null;
         yield row({
           country: 'AU',
           registrationNumber: abn ?? acn,

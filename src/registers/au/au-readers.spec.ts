@@ -7,7 +7,11 @@ const ASIC_SAMPLE = 'datasets/au/asic-company-dataset-constructed-from-docs-samp
 
 describe('AU ABN bulk extract reader', () => {
   it('reads the sample built from the recorded ABN record of Oneflare', async () => {
-    const { rows, rejections } = await collect(readAuAbnBulk, chunked(fixtureText(ABN_SAMPLE), 50), readerContext('AU'));
+    const { rows, rejections } = await collect(
+      readAuAbnBulk,
+      chunked(fixtureText(ABN_SAMPLE), 50),
+      readerContext('AU'),
+    );
     expect(rejections).toEqual([]);
     expect(rows).toEqual([
       {
@@ -30,18 +34,33 @@ describe('AU ABN bulk extract reader', () => {
   it('takes the extract time, individuals, cancelled ABNs and other names; rejects broken records', async () => {
     const [decl, , record] = fixtureText(ABN_SAMPLE).trim().split('\n');
     // Derived from the Oneflare record: the documented variants of the same shape.
-    const cancelled = record.replace('status="ACT"', 'status="CAN"').replace('</ABR>', '<OtherEntity><NonIndividualName type="TRD"><NonIndividualNameText>ONEFLARE</NonIndividualNameText></NonIndividualName></OtherEntity></ABR>');
+    const cancelled = record
+      .replace('status="ACT"', 'status="CAN"')
+      .replace(
+        '</ABR>',
+        '<OtherEntity><NonIndividualName type="TRD"><NonIndividualNameText>ONEFLARE</NonIndividualNameText></NonIndividualName></OtherEntity></ABR>',
+      );
     const individual = record
-      .replace(/<MainEntity>.*<\/MainEntity>/, '<LegalEntity><IndividualName type="LGL"><GivenName>GIVEN</GivenName><GivenName>OTHER</GivenName><FamilyName>FAMILY</FamilyName></IndividualName><BusinessAddress><AddressDetails><State>VIC</State><Postcode>3000</Postcode></AddressDetails></BusinessAddress></LegalEntity>')
+      .replace(
+        /<MainEntity>.*<\/MainEntity>/,
+        '<LegalEntity><IndividualName type="LGL"><GivenName>GIVEN</GivenName><GivenName>OTHER</GivenName><FamilyName>FAMILY</FamilyName></IndividualName><BusinessAddress><AddressDetails><State>VIC</State><Postcode>3000</Postcode></AddressDetails></BusinessAddress></LegalEntity>',
+      )
       .replace(/<ASICNumber[^>]*>\d+<\/ASICNumber>/, '')
       .replace('26154482283', '53004085616');
     const noAbn = record.replace('>26154482283<', '><');
     const badDate = record.replace('ABNStatusFromDate="20111128"', 'ABNStatusFromDate="20111131"');
     const broken = record.replace('<EntityTypeText>', '<EntityTypeText>&bogus;');
-    const info = '<TransferInfo><FileSequenceNumber>1</FileSequenceNumber><RecordCount>6</RecordCount><ExtractTime>2025-05-28T02:10:00</ExtractTime></TransferInfo>';
-    const xml = [decl, `<Transfer>${info}`, cancelled, individual, noAbn, badDate, broken, record, '</Transfer>'].join('\n');
+    const info =
+      '<TransferInfo><FileSequenceNumber>1</FileSequenceNumber><RecordCount>6</RecordCount><ExtractTime>2025-05-28T02:10:00</ExtractTime></TransferInfo>';
+    const xml = [decl, `<Transfer>${info}`, cancelled, individual, noAbn, badDate, broken, record, '</Transfer>'].join(
+      '\n',
+    );
     let producedAt: Date | undefined;
-    const { rows, rejections } = await collect(readAuAbnBulk, chunked(xml, 64), readerContext('AU', (d) => (producedAt = d)));
+    const { rows, rejections } = await collect(
+      readAuAbnBulk,
+      chunked(xml, 64),
+      readerContext('AU', (d) => (producedAt = d)),
+    );
     expect(producedAt?.toISOString().slice(0, 10)).toBe('2025-05-28');
     expect(rows.map((r) => [r.registrationNumber, r.name, r.status, r.statusCategory, r.address])).toEqual([
       ['26154482283', 'Oneflare Pty Ltd', 'Cancelled', 'dissolved', 'NSW 2000'],
@@ -59,13 +78,19 @@ describe('AU ABN bulk extract reader', () => {
 
   it('fails a truncated file instead of ending quietly', async () => {
     const text = fixtureText(ABN_SAMPLE);
-    await expect(collect(readAuAbnBulk, chunked(text.slice(0, text.indexOf('</MainEntity>'))), readerContext('AU'))).rejects.toThrow(/truncated/);
+    await expect(
+      collect(readAuAbnBulk, chunked(text.slice(0, text.indexOf('</MainEntity>'))), readerContext('AU')),
+    ).rejects.toThrow(/truncated/);
   });
 });
 
 describe('AU ASIC company dataset reader', () => {
   it('reads the tab-delimited sample: ABN as key, ACN as other number, ASIC wording', async () => {
-    const { rows, rejections, skipped } = await collect(readAuAsicCompanies, chunked(fixtureText(ASIC_SAMPLE), 30), readerContext('AU'));
+    const { rows, rejections, skipped } = await collect(
+      readAuAsicCompanies,
+      chunked(fixtureText(ASIC_SAMPLE), 30),
+      readerContext('AU'),
+    );
     expect(rejections).toEqual([]);
     expect(skipped).toEqual([]);
     expect(rows).toEqual([
@@ -98,7 +123,12 @@ describe('AU ASIC company dataset reader', () => {
     };
     const csv = [
       names.join(','),
-      variant({ Status: 'DRGD', 'Date of Registration': '28/11/2011', 'Date of Deregistration': '01/02/2020', ABN: '' }),
+      variant({
+        Status: 'DRGD',
+        'Date of Registration': '28/11/2011',
+        'Date of Deregistration': '01/02/2020',
+        ABN: '',
+      }),
       variant({ Status: 'EXAD' }),
       variant({ Status: 'SOFF', 'Company Name': 'Oneflare, Pty Ltd' }),
       variant({ Status: 'XXXX' }),
@@ -114,7 +144,11 @@ describe('AU ASIC company dataset reader', () => {
       ['26154482283', 'Strike-off action in progress', 'struck_off', null],
       ['26154482283', 'XXXX', 'unknown', null],
     ]);
-    expect(rows[0]).toMatchObject({ otherNumbers: [], sourceUrl: 'https://abr.business.gov.au/Search/ResultsActive?SearchText=154482283', extra: { deregistrationDate: '2020-02-01' } });
+    expect(rows[0]).toMatchObject({
+      otherNumbers: [],
+      sourceUrl: 'https://abr.business.gov.au/Search/ResultsActive?SearchText=154482283',
+      extra: { deregistrationDate: '2020-02-01' },
+    });
     expect(rows[2].name).toBe('Oneflare, Pty Ltd');
     expect(skipped).toEqual(['former-name row']);
     expect(rejections).toEqual([

@@ -21,7 +21,8 @@ export const AU_BULK_FORMATS: readonly DatasetFormat[] = [
     defaultDatasetName: 'asic-company-dataset',
     zipEntry: /\.(csv|txt|tsv)$/i,
     read: readAuAsicCompanies,
-    expects: 'a header line naming Company Name, ACN, Type, Class, Status… (tab- or comma-delimited), then one line per company name',
+    expects:
+      'a header line naming Company Name, ACN, Type, Class, Status… (tab- or comma-delimited), then one line per company name',
     recognize: (head) => /^(\uFEFF)?"?Company Name"?[\t,]/i.test(head),
   },
 ];

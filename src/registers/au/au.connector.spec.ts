@@ -18,7 +18,11 @@ describe('AuConnector on a fake ABN Lookup', () => {
   const fake = new FakeRegister();
   const clock = new ManualClock(new Date(NOW));
 
-  const connectors = connectorBuilder(AuConnector, clock, () => ({ REGISTER_AU_API_URL: fake.url, REGISTER_AU_GUID: GUID, REGISTER_TIMEOUT_MS: '300' }));
+  const connectors = connectorBuilder(AuConnector, clock, () => ({
+    REGISTER_AU_API_URL: fake.url,
+    REGISTER_AU_GUID: GUID,
+    REGISTER_TIMEOUT_MS: '300',
+  }));
   const connector = (env: Record<string, string> = {}) => connectors.build(env);
 
   const failure = upstreamFailure;
@@ -46,7 +50,14 @@ describe('AuConnector on a fake ABN Lookup', () => {
       address: 'NSW 2000',
       city: null,
       incorporationDate: null,
-      extra: { acn: '154482283', otherNumbers: ['154482283'], abnStatusEffectiveFrom: '2011-11-28', gstRegisteredFrom: '2011-11-28', entityTypeCode: 'PRV', businessNames: [] },
+      extra: {
+        acn: '154482283',
+        otherNumbers: ['154482283'],
+        abnStatusEffectiveFrom: '2011-11-28',
+        gstRegisteredFrom: '2011-11-28',
+        entityTypeCode: 'PRV',
+        businessNames: [],
+      },
       source: {
         register: 'Australian Business Register (ABN Lookup)',
         url: 'https://abr.business.gov.au/ABN/View?abn=26154482283',
@@ -63,16 +74,25 @@ describe('AuConnector on a fake ABN Lookup', () => {
 
   it('looks an ACN up with AcnDetails and returns the ABN record with the ACN in extra', async () => {
     fake.get('/json/AcnDetails.aspx', (req) =>
-      req.query.get('acn') === '154482283' ? { fixture: 'registers/au/abr-json-acndetails-154482283-oneflare-constructed-from-docs.jsonp' } : { fixture: NO_RECORD },
+      req.query.get('acn') === '154482283'
+        ? { fixture: 'registers/au/abr-json-acndetails-154482283-oneflare-constructed-from-docs.jsonp' }
+        : { fixture: NO_RECORD },
     );
     const detail = await connector().lookup('154482283');
-    expect(detail).toMatchObject({ registrationNumber: '26154482283', name: 'Oneflare Pty Ltd', extra: { acn: '154482283' }, officers: null });
+    expect(detail).toMatchObject({
+      registrationNumber: '26154482283',
+      name: 'Oneflare Pty Ltd',
+      extra: { acn: '154482283' },
+      officers: null,
+    });
     expect(fake.requests[0].query.get('acn')).toBe('154482283');
     expect(await connector().lookup('004085616')).toBeNull();
   });
 
   it('searches names with MatchingNames, maps status codes to words and keeps one result per ABN', async () => {
-    fake.get('/json/MatchingNames.aspx', { fixture: 'registers/au/abr-json-matchingnames-oneflare-constructed-from-docs.jsonp' });
+    fake.get('/json/MatchingNames.aspx', {
+      fixture: 'registers/au/abr-json-matchingnames-oneflare-constructed-from-docs.jsonp',
+    });
     const results = await connector().searchByName('Oneflare', 10);
 
     expect(results.map((r) => [r.registrationNumber, r.name, r.status, r.statusCategory, r.address])).toEqual([
@@ -86,12 +106,19 @@ describe('AuConnector on a fake ABN Lookup', () => {
       kind: 'native_official',
       retrievedAt: NOW,
     });
-    expect(Object.fromEntries(fake.requests[0].query)).toEqual({ name: 'Oneflare', maxResults: '10', callback: 'callback', guid: GUID });
+    expect(Object.fromEntries(fake.requests[0].query)).toEqual({
+      name: 'Oneflare',
+      maxResults: '10',
+      callback: 'callback',
+      guid: GUID,
+    });
     expect(await connector().searchByName('Oneflare', 1)).toHaveLength(1);
   });
 
   it('answers [] when MatchingNames finds nothing', async () => {
-    fake.get('/json/MatchingNames.aspx', { fixture: 'registers/au/abr-json-matchingnames-no-record-constructed-from-docs.jsonp' });
+    fake.get('/json/MatchingNames.aspx', {
+      fixture: 'registers/au/abr-json-matchingnames-no-record-constructed-from-docs.jsonp',
+    });
     expect(await connector().searchByName('zzzz nothing', 5)).toEqual([]);
   });
 
@@ -100,8 +127,14 @@ describe('AuConnector on a fake ABN Lookup', () => {
   });
 
   it('reads a cancelled ABN', async () => {
-    fake.get('/json/AbnDetails.aspx', { fixture: 'registers/au/abr-json-abndetails-26154482283-cancelled-constructed-from-docs.jsonp' });
-    expect(await connector().lookup('26154482283')).toMatchObject({ status: 'Cancelled', statusCategory: 'dissolved', incorporationDate: null });
+    fake.get('/json/AbnDetails.aspx', {
+      fixture: 'registers/au/abr-json-abndetails-26154482283-cancelled-constructed-from-docs.jsonp',
+    });
+    expect(await connector().lookup('26154482283')).toMatchObject({
+      status: 'Cancelled',
+      statusCategory: 'dissolved',
+      incorporationDate: null,
+    });
   });
 
   it('refuses an answer about another ABN than the one asked', async () => {
@@ -116,14 +149,18 @@ describe('AuConnector on a fake ABN Lookup', () => {
 
   describe('HTTP 200 with an error Message', () => {
     it('an unknown GUID → unauthorized, the GUID never in the message', async () => {
-      fake.get('/json/AbnDetails.aspx', { fixture: 'registers/au/abr-json-abndetails-invalid-guid-constructed-from-docs.jsonp' });
+      fake.get('/json/AbnDetails.aspx', {
+        fixture: 'registers/au/abr-json-abndetails-invalid-guid-constructed-from-docs.jsonp',
+      });
       const err = await failure(connector().lookup('26154482283'));
       expect(err.errorClass).toBe('unauthorized');
       expect(err.message).not.toContain(GUID);
     });
 
     it('an unknown message → invalid_response, never a blank record', async () => {
-      fake.get('/json/AbnDetails.aspx', { fixture: 'registers/au/abr-json-abndetails-unknown-message-constructed-from-docs.jsonp' });
+      fake.get('/json/AbnDetails.aspx', {
+        fixture: 'registers/au/abr-json-abndetails-unknown-message-constructed-from-docs.jsonp',
+      });
       expect((await failure(connector().lookup('26154482283'))).errorClass).toBe('invalid_response');
       expect((await failure(connector().probe())).errorClass).toBe('invalid_response');
     });
@@ -147,7 +184,10 @@ describe('AuConnector on a fake ABN Lookup', () => {
   describe('register failures', () => {
     it('HTTP 500 → http_5xx', async () => {
       fake.get('/json/AbnDetails.aspx', { status: 500, body: '<html>Runtime Error</html>' });
-      expect(await failure(connector().lookup('26154482283'))).toMatchObject({ errorClass: 'http_5xx', httpStatus: 500 });
+      expect(await failure(connector().lookup('26154482283'))).toMatchObject({
+        errorClass: 'http_5xx',
+        httpStatus: 500,
+      });
     });
 
     it('no answer within REGISTER_TIMEOUT_MS → timeout', async () => {

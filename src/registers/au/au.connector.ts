@@ -25,13 +25,21 @@ export class AuConnector implements RegisterConnector {
   private readonly client: AxiosInstance;
   private readonly guid?: string;
 
-  constructor(config: AppConfig, http: HttpClientFactory, private readonly clock: Clock) {
+  constructor(
+    config: AppConfig,
+    http: HttpClientFactory,
+    private readonly clock: Clock,
+  ) {
     this.client = http.forRegister('AU', 'API');
     this.guid = config.register('AU').credentials.GUID;
   }
 
   source(): ConnectorSource {
-    return { kind: 'native_official', official: true, description: 'the ABN Lookup web services of the Australian Business Register' };
+    return {
+      kind: 'native_official',
+      official: true,
+      description: 'the ABN Lookup web services of the Australian Business Register',
+    };
   }
 
   unavailableReason(): string | null {
@@ -60,7 +68,8 @@ export class AuConnector implements RegisterConnector {
 
   async probe(): Promise<{ httpStatus: number }> {
     const { detail, httpStatus } = await this.read(AU_PROBE_ABN);
-    if (!detail) throw UpstreamError.invalidResponse(`ABN Lookup did not return the probe ABN ${AU_PROBE_ABN}`, httpStatus);
+    if (!detail)
+      throw UpstreamError.invalidResponse(`ABN Lookup did not return the probe ABN ${AU_PROBE_ABN}`, httpStatus);
     return { httpStatus };
   }
 
@@ -75,12 +84,18 @@ export class AuConnector implements RegisterConnector {
     if (!record) return { detail: null, httpStatus };
     const answered = isAbn ? record.registrationNumber : record.extra?.acn;
     if (answered !== number) {
-      throw UpstreamError.invalidResponse(`ABN Lookup answered for another ${isAbn ? 'ABN' : 'ACN'} than the one asked`, httpStatus);
+      throw UpstreamError.invalidResponse(
+        `ABN Lookup answered for another ${isAbn ? 'ABN' : 'ACN'} than the one asked`,
+        httpStatus,
+      );
     }
     return { detail: { ...this.withSource(record, retrievedAt), officers: null }, httpStatus };
   }
 
-  private async get(path: string, params: Record<string, string | number>): Promise<{ payload: unknown; retrievedAt: string; httpStatus: number }> {
+  private async get(
+    path: string,
+    params: Record<string, string | number>,
+  ): Promise<{ payload: unknown; retrievedAt: string; httpStatus: number }> {
     const reason = this.unavailableReason();
     if (reason) throw new UpstreamError('unauthorized', reason);
     let response;

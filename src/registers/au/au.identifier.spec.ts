@@ -13,7 +13,8 @@ function oneDigitMutations(digits: string): Array<{ mutated: string; position: n
   const out: Array<{ mutated: string; position: number; delta: number }> = [];
   for (let i = 0; i < digits.length; i++) {
     for (let d = 0; d <= 9; d++) {
-      if (String(d) !== digits[i]) out.push({ mutated: digits.slice(0, i) + d + digits.slice(i + 1), position: i, delta: d - Number(digits[i]) });
+      if (String(d) !== digits[i])
+        out.push({ mutated: digits.slice(0, i) + d + digits.slice(i + 1), position: i, delta: d - Number(digits[i]) });
     }
   }
   return out;
@@ -36,7 +37,10 @@ describe('recognizeAuIdentifier', () => {
     for (const abn of REAL_ABNS) {
       for (const { mutated } of oneDigitMutations(abn)) {
         expect(isValidAbn(mutated)).toBe(false);
-        expect(recognizeAuIdentifier(mutated)).toEqual({ kind: 'invalid', message: expect.stringMatching(/check digits are wrong/) });
+        expect(recognizeAuIdentifier(mutated)).toEqual({
+          kind: 'invalid',
+          message: expect.stringMatching(/check digits are wrong/),
+        });
       }
     }
   });
@@ -53,7 +57,10 @@ describe('recognizeAuIdentifier', () => {
         expect(isValidAcn(mutated)).toBe(!visible);
         if (visible) {
           caught++;
-          expect(recognizeAuIdentifier(mutated)).toEqual({ kind: 'invalid', message: expect.stringMatching(/check digit is wrong/) });
+          expect(recognizeAuIdentifier(mutated)).toEqual({
+            kind: 'invalid',
+            message: expect.stringMatching(/check digit is wrong/),
+          });
         }
       }
       expect(caught).toBe(73); // 8 of the 81 one-digit mutations are invisible to this check digit
@@ -73,8 +80,14 @@ describe('recognizeAuIdentifier', () => {
   });
 
   it('checks a labelled number against its label', () => {
-    expect(recognizeAuIdentifier('ABN 154482283')).toEqual({ kind: 'invalid', message: expect.stringContaining('11 digits') });
-    expect(recognizeAuIdentifier('ACN 26154482283')).toEqual({ kind: 'invalid', message: expect.stringContaining('9 digits') });
+    expect(recognizeAuIdentifier('ABN 154482283')).toEqual({
+      kind: 'invalid',
+      message: expect.stringContaining('11 digits'),
+    });
+    expect(recognizeAuIdentifier('ACN 26154482283')).toEqual({
+      kind: 'invalid',
+      message: expect.stringContaining('9 digits'),
+    });
   });
 
   it('leaves bare numbers of other lengths to the name search', () => {
@@ -82,7 +95,10 @@ describe('recognizeAuIdentifier', () => {
     expect(recognizeAuIdentifier('1300')).toEqual({ kind: 'name' });
   });
 
-  it.each([['7-Eleven'], ['3M Australia Pty Ltd'], ['Oneflare Pty Ltd'], ['ABN AMRO'], ['ACN Group']])('keeps names as names: %s', (name) => {
-    expect(recognizeAuIdentifier(name)).toEqual({ kind: 'name' });
-  });
+  it.each([['7-Eleven'], ['3M Australia Pty Ltd'], ['Oneflare Pty Ltd'], ['ABN AMRO'], ['ACN Group']])(
+    'keeps names as names: %s',
+    (name) => {
+      expect(recognizeAuIdentifier(name)).toEqual({ kind: 'name' });
+    },
+  );
 });

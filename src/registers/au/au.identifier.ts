@@ -31,15 +31,21 @@ export const recognizeAuIdentifier: IdentifierRecognizer = (query: string): Iden
 
   const scheme = label ?? (digits.length === 11 ? 'ABN' : digits.length === 9 ? 'ACN' : undefined);
   if (scheme === 'ABN') {
-    if (digits.length !== 11) return { kind: 'invalid', message: `An ABN has 11 digits; "${trimmed}" has ${digits.length}.` };
+    if (digits.length !== 11)
+      return { kind: 'invalid', message: `An ABN has 11 digits; "${trimmed}" has ${digits.length}.` };
     if (!isValidAbn(digits)) {
-      return { kind: 'invalid', message: `"${trimmed}" is not a valid ABN: its check digits are wrong (modulus-89 check failed).` };
+      return {
+        kind: 'invalid',
+        message: `"${trimmed}" is not a valid ABN: its check digits are wrong (modulus-89 check failed).`,
+      };
     }
     return { kind: 'number', registrationNumber: digits, scheme: 'abn' };
   }
   if (scheme === 'ACN') {
-    if (digits.length !== 9) return { kind: 'invalid', message: `An ACN has 9 digits; "${trimmed}" has ${digits.length}.` };
-    if (!isValidAcn(digits)) return { kind: 'invalid', message: `"${trimmed}" is not a valid ACN: its check digit is wrong.` };
+    if (digits.length !== 9)
+      return { kind: 'invalid', message: `An ACN has 9 digits; "${trimmed}" has ${digits.length}.` };
+    if (!isValidAcn(digits))
+      return { kind: 'invalid', message: `"${trimmed}" is not a valid ACN: its check digit is wrong.` };
     return { kind: 'number', registrationNumber: digits, scheme: 'acn' };
   }
   // A bare number of another length may be a name ("1300"); only labelled numbers are checked.

@@ -10,7 +10,11 @@ describe('CA federal corporations open-data reader', () => {
   it('reads the real corporations: current name, status and act wording, office address, BN9', async () => {
     let producedAt: Date | undefined;
     const xml = openDataFile(CORPORATIONS.map(fixtureText));
-    const { rows, rejections } = await collect(readCaOpenData, chunked(xml, 211), readerContext('CA', (d) => (producedAt = d)));
+    const { rows, rejections } = await collect(
+      readCaOpenData,
+      chunked(xml, 211),
+      readerContext('CA', (d) => (producedAt = d)),
+    );
     expect(producedAt?.toISOString()).toBe('2024-09-10T05:00:00.000Z');
     expect(rejections).toEqual([]);
     expect(rows).toEqual([
@@ -48,7 +52,9 @@ describe('CA federal corporations open-data reader', () => {
   it('maps the status codes to the register wording and keeps unknown act codes apart', async () => {
     const [abbotsford, numbered] = CORPORATIONS.map(fixtureText);
     // Derived from the recorded elements: other documented status codes, an act code not mapped here.
-    const dissolved = numbered.replace('<status code="1" current="true"', '<status code="11" current="true"').replace('<act code="6"', '<act code="14"');
+    const dissolved = numbered
+      .replace('<status code="1" current="true"', '<status code="11" current="true"')
+      .replace('<act code="6"', '<act code="14"');
     const pending = abbotsford.replace('<status code="1" current="true"', '<status code="3" current="true"');
     const { rows } = await collect(readCaOpenData, chunked(openDataFile([dissolved, pending])), readerContext('CA'));
     expect(rows.map((r) => [r.status, r.statusCategory, r.legalForm])).toEqual([
@@ -62,9 +68,16 @@ describe('CA federal corporations open-data reader', () => {
     const [abbotsford, numbered] = CORPORATIONS.map(fixtureText);
     const noId = numbered.replace('corporationId="16292721"', '');
     const noName = numbered.replace(/<names>[\s\S]*<\/names>/, '<names></names>');
-    const badDate = numbered.replace('<activity code="1" date="2024-08-15T16:44:02"/>', '<activity code="1" date="2024-02-30T00:00:00"/>');
+    const badDate = numbered.replace(
+      '<activity code="1" date="2024-08-15T16:44:02"/>',
+      '<activity code="1" date="2024-02-30T00:00:00"/>',
+    );
     const broken = numbered.replace('<city>Montréal</city>', '<city>Montréal & Laval</city>');
-    const { rows, rejections } = await collect(readCaOpenData, chunked(openDataFile([noId, noName, badDate, broken, abbotsford])), readerContext('CA'));
+    const { rows, rejections } = await collect(
+      readCaOpenData,
+      chunked(openDataFile([noId, noName, badDate, broken, abbotsford])),
+      readerContext('CA'),
+    );
     expect(rows.map((r) => r.registrationNumber)).toEqual(['1007']);
     expect(rejections.map((r) => [r.at, r.reason])).toEqual([
       [1, 'missing registration number'],

@@ -20,9 +20,15 @@ const REGISTERED_OFFICE = '2';
 
 /** As the CA connector words an address: "207 - 32900 SOUTH FRASER WAY, ABBOTSFORD BC V2S 5A1", the country only outside Canada. */
 function formatOffice(a: XmlNode): string | null {
-  const locality = [text(textAt(a, 'city')), text(child(a, 'province')?.attrs.code), text(textAt(a, 'postalCode'))].filter(Boolean).join(' ');
+  const locality = [text(textAt(a, 'city')), text(child(a, 'province')?.attrs.code), text(textAt(a, 'postalCode'))]
+    .filter(Boolean)
+    .join(' ');
   const country = text(child(a, 'country')?.attrs.code);
-  return joinAddress([...children(a, 'addressLine').map((l) => l.text), locality, country && country !== 'CA' ? country : null]);
+  return joinAddress([
+    ...children(a, 'addressLine').map((l) => l.text),
+    locality,
+    country && country !== 'CA' ? country : null,
+  ]);
 }
 
 function current(nodes: XmlNode[]): XmlNode | undefined {
@@ -41,7 +47,8 @@ export async function* readCaOpenData(input: Readable, ctx: ReaderContext): Asyn
     for (const item of batch) {
       if (item.kind === 'root') {
         const date = item.node.attrs.date;
-        if (date && ctx.onProducedAt && !Number.isNaN(Date.parse(date))) ctx.onProducedAt(new Date(date.endsWith('Z') || /[+-]\d\d:?\d\d$/.test(date) ? date : `${date}Z`));
+        if (date && ctx.onProducedAt && !Number.isNaN(Date.parse(date)))
+          ctx.onProducedAt(new Date(date.endsWith('Z') || /[+-]\d\d:?\d\d$/.test(date) ? date : `${date}Z`));
         continue;
       }
       if (item.kind === 'broken') {
@@ -52,7 +59,8 @@ export async function* readCaOpenData(input: Readable, ctx: ReaderContext): Asyn
       try {
         const id = text(c.attrs.corporationId);
         if (!id) throw new RecordRejected('missing registration number', 'corporationId');
-        if (!/^\d{1,9}$/.test(id)) throw new RecordRejected('malformed registration number', `corporationId "${id.slice(0, 40)}"`);
+        if (!/^\d{1,9}$/.test(id))
+          throw new RecordRejected('malformed registration number', `corporationId "${id.slice(0, 40)}"`);
         const names = children(child(c, 'names'), 'name');
         const name = text((current(names) ?? names.find((n) => !n.attrs.expiryDate))?.text);
         if (!name) throw new RecordRejected('missing name', 'names/name[@current]');
@@ -62,7 +70,9 @@ export async function* readCaOpenData(input: Readable, ctx: ReaderContext): Asyn
         const addresses = children(child(c, 'addresses'), 'address').filter((a) => a.attrs.current === 'true');
         const office = addresses.find((a) => a.attrs.code === REGISTERED_OFFICE) ?? addresses[0];
         const city = text(textAt(office, 'city'));
-        const incorporation = children(child(c, 'activities'), 'activity').find((a) => a.attrs.code === INCORPORATION_ACTIVITY);
+        const incorporation = children(child(c, 'activities'), 'activity').find(
+          (a) => a.attrs.code === INCORPORATION_ACTIVITY,
+        );
         const bns = children(child(c, 'businessNumbers'), 'businessNumber')
           .map((b) => b.text.replace(/\s+/g, ''))
           .filter((b) => /^\d{9}/.test(b))

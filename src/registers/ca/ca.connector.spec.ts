@@ -66,8 +66,14 @@ describe('CaConnector on a fake Corporations Canada', () => {
   });
 
   it('looks a corporation up by its BN9 and reports its corporation number', async () => {
-    expect(await connector().lookup('106679285')).toMatchObject({ registrationNumber: '1007', extra: { businessNumber: '106679285' } });
-    expect(await connector().lookup('16292721')).toMatchObject({ name: '16292721 CANADA INC.', legalForm: 'Canada Business Corporations Act' });
+    expect(await connector().lookup('106679285')).toMatchObject({
+      registrationNumber: '1007',
+      extra: { businessNumber: '106679285' },
+    });
+    expect(await connector().lookup('16292721')).toMatchObject({
+      name: '16292721 CANADA INC.',
+      legalForm: 'Canada Business Corporations Act',
+    });
   });
 
   it('answers null for "could not find corporation", with HTTP 404 or 200', async () => {
@@ -89,7 +95,10 @@ describe('CaConnector on a fake Corporations Canada', () => {
   it('has no live name search: it says so without sending a request', async () => {
     const ca = connector();
     await expect(ca.searchByName('Abbotsford', 5)).rejects.toBeInstanceOf(NameSearchUnsupportedError);
-    await expect(ca.searchByName('Abbotsford', 5)).rejects.toMatchObject({ country: 'CA', code: 'name_search_unsupported' });
+    await expect(ca.searchByName('Abbotsford', 5)).rejects.toMatchObject({
+      country: 'CA',
+      code: 'name_search_unsupported',
+    });
     expect(fake.requests).toHaveLength(0);
     expect(ca.source()).toMatchObject({ kind: 'native_official', official: true });
     expect(ca.unavailableReason()).toBeNull();
@@ -111,7 +120,10 @@ describe('CaConnector on a fake Corporations Canada', () => {
     it('reads the corporation and its directors with the user-key header', async () => {
       const detail = await connector({ REGISTER_CA_API_KEY: KEY }).lookup('1007');
 
-      expect(detail).toMatchObject({ name: 'Abbotsford Chamber of Commerce', source: { official: true, kind: 'native_official', retrievedAt: NOW } });
+      expect(detail).toMatchObject({
+        name: 'Abbotsford Chamber of Commerce',
+        source: { official: true, kind: 'native_official', retrievedAt: NOW },
+      });
       expect(detail!.officers).toEqual([
         { name: 'Michael Kravshik', role: 'Director', kind: 'person', appointedOn: null, resignedOn: null },
         { name: 'Jean Desgagne', role: 'Director', kind: 'person', appointedOn: null, resignedOn: null },

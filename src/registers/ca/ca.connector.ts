@@ -27,7 +27,11 @@ export class CaConnector implements RegisterConnector {
   private readonly webUrl: string;
   private readonly apiKey?: string;
 
-  constructor(config: AppConfig, http: HttpClientFactory, private readonly clock: Clock) {
+  constructor(
+    config: AppConfig,
+    http: HttpClientFactory,
+    private readonly clock: Clock,
+  ) {
     const register = config.register('CA');
     this.keyless = http.forRegister('CA', 'API');
     this.gateway = http.forRegister('CA', 'GATEWAY');
@@ -72,7 +76,11 @@ export class CaConnector implements RegisterConnector {
 
   async probe(): Promise<{ httpStatus: number }> {
     const { detail, httpStatus } = await this.read(CA_PROBE_CORPORATION);
-    if (!detail) throw UpstreamError.invalidResponse(`Corporations Canada did not return corporation ${CA_PROBE_CORPORATION}`, httpStatus);
+    if (!detail)
+      throw UpstreamError.invalidResponse(
+        `Corporations Canada did not return corporation ${CA_PROBE_CORPORATION}`,
+        httpStatus,
+      );
     return { httpStatus };
   }
 
@@ -92,9 +100,13 @@ export class CaConnector implements RegisterConnector {
       throw err;
     }
     if (!record) return { detail: null, httpStatus: response.status };
-    if (response.status === 404) throw new UpstreamError('http_4xx', 'Corporations Canada answered HTTP 404 with a record', 404);
+    if (response.status === 404)
+      throw new UpstreamError('http_4xx', 'Corporations Canada answered HTTP 404 with a record', 404);
     if (record.registrationNumber !== id && record.extra?.businessNumber !== id) {
-      throw UpstreamError.invalidResponse('Corporations Canada answered for another corporation than the one asked', response.status);
+      throw UpstreamError.invalidResponse(
+        'Corporations Canada answered for another corporation than the one asked',
+        response.status,
+      );
     }
     const officers = this.apiKey && withDirectors ? await this.directors(record.registrationNumber) : null;
     return { detail: { ...this.withSource(record, retrievedAt), officers }, httpStatus: response.status };
@@ -107,7 +119,11 @@ export class CaConnector implements RegisterConnector {
   }
 
   /** GET that lets 404 through: Corporations Canada may say "could not find corporation" with it. */
-  private async get(client: AxiosInstance, path: string, params: Record<string, string>): Promise<AxiosResponse<string>> {
+  private async get(
+    client: AxiosInstance,
+    path: string,
+    params: Record<string, string>,
+  ): Promise<AxiosResponse<string>> {
     try {
       return await client.get<string>(path, {
         params,

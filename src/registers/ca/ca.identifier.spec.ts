@@ -8,7 +8,11 @@ const XML_FILES = [
 const xml = XML_FILES.map((f) => fixture(f)).join('\n');
 // Real numbers from the open-data records, the directors response, and the reference's
 // verified Business Numbers (shared/registers-dk-au-ca.md §3 Identifiers).
-const REAL_BN9 = [...[...xml.matchAll(/<businessNumber>(\d+)<\/businessNumber>/g)].map((m) => m[1]), '721968915', '847871746'];
+const REAL_BN9 = [
+  ...[...xml.matchAll(/<businessNumber>(\d+)<\/businessNumber>/g)].map((m) => m[1]),
+  '721968915',
+  '847871746',
+];
 const REAL_CORPORATION_NUMBERS = [
   ...[...xml.matchAll(/corporationId="(\d+)"/g)].map((m) => m[1]),
   /corporations\/(\d+)\/directors/.exec(fixture('registers/ca/corpcan-api-v2-directors-9657690.json'))![1],
@@ -36,15 +40,30 @@ describe('recognizeCaIdentifier', () => {
     for (const bn of REAL_BN9) {
       for (const mutated of oneDigitMutations(bn)) {
         expect(isValidBn9(mutated)).toBe(false);
-        expect(recognizeCaIdentifier(mutated)).toEqual({ kind: 'invalid', message: expect.stringMatching(/check digit is wrong/) });
+        expect(recognizeCaIdentifier(mutated)).toEqual({
+          kind: 'invalid',
+          message: expect.stringMatching(/check digit is wrong/),
+        });
       }
     }
   });
 
   it('reads a BN15 program account as its BN9 and checks the BN9', () => {
-    expect(recognizeCaIdentifier('847871746RC0001')).toEqual({ kind: 'number', registrationNumber: '847871746', scheme: 'bn9' });
-    expect(recognizeCaIdentifier('847871746 rt 0001')).toEqual({ kind: 'number', registrationNumber: '847871746', scheme: 'bn9' });
-    expect(recognizeCaIdentifier('BN 106679285RP0002')).toEqual({ kind: 'number', registrationNumber: '106679285', scheme: 'bn9' });
+    expect(recognizeCaIdentifier('847871746RC0001')).toEqual({
+      kind: 'number',
+      registrationNumber: '847871746',
+      scheme: 'bn9',
+    });
+    expect(recognizeCaIdentifier('847871746 rt 0001')).toEqual({
+      kind: 'number',
+      registrationNumber: '847871746',
+      scheme: 'bn9',
+    });
+    expect(recognizeCaIdentifier('BN 106679285RP0002')).toEqual({
+      kind: 'number',
+      registrationNumber: '106679285',
+      scheme: 'bn9',
+    });
     expect(recognizeCaIdentifier('847871747RC0001').kind).toBe('invalid');
   });
 
@@ -58,7 +77,11 @@ describe('recognizeCaIdentifier', () => {
   });
 
   it.each(REAL_CORPORATION_NUMBERS)('accepts the real corporation number %s (format only)', (number) => {
-    expect(recognizeCaIdentifier(number)).toEqual({ kind: 'number', registrationNumber: number, scheme: 'corporation_number' });
+    expect(recognizeCaIdentifier(number)).toEqual({
+      kind: 'number',
+      registrationNumber: number,
+      scheme: 'corporation_number',
+    });
   });
 
   it('checks corporation numbers by format only: any 1–8 digits are accepted, there is no public check digit', () => {
@@ -66,7 +89,11 @@ describe('recognizeCaIdentifier', () => {
       for (const mutated of oneDigitMutations(number)) {
         const expected = mutated.replace(/^0+/, '');
         if (expected === '') continue;
-        expect(recognizeCaIdentifier(mutated)).toEqual({ kind: 'number', registrationNumber: expected, scheme: 'corporation_number' });
+        expect(recognizeCaIdentifier(mutated)).toEqual({
+          kind: 'number',
+          registrationNumber: expected,
+          scheme: 'corporation_number',
+        });
       }
     }
   });
@@ -78,12 +105,22 @@ describe('recognizeCaIdentifier', () => {
     ['1629 2721', '16292721'],
     [' 1007 ', '1007'],
   ])('accepts the typed forms of a corporation number: %s', (query, number) => {
-    expect(recognizeCaIdentifier(query)).toEqual({ kind: 'number', registrationNumber: number, scheme: 'corporation_number' });
+    expect(recognizeCaIdentifier(query)).toEqual({
+      kind: 'number',
+      registrationNumber: number,
+      scheme: 'corporation_number',
+    });
   });
 
   it('reports a labelled BN of the wrong shape as invalid, and leaves longer bare numbers to the name search', () => {
-    expect(recognizeCaIdentifier('BN 1007')).toEqual({ kind: 'invalid', message: expect.stringContaining('Business Number has 9 digits') });
-    expect(recognizeCaIdentifier('BN 1066792850')).toEqual({ kind: 'invalid', message: expect.stringContaining('Business Number has 9 digits') });
+    expect(recognizeCaIdentifier('BN 1007')).toEqual({
+      kind: 'invalid',
+      message: expect.stringContaining('Business Number has 9 digits'),
+    });
+    expect(recognizeCaIdentifier('BN 1066792850')).toEqual({
+      kind: 'invalid',
+      message: expect.stringContaining('Business Number has 9 digits'),
+    });
     expect(recognizeCaIdentifier('0000000').kind).toBe('invalid');
     expect(recognizeCaIdentifier('1234567890')).toEqual({ kind: 'name' });
   });

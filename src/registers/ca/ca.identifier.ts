@@ -43,5 +43,8 @@ export const recognizeCaIdentifier: IdentifierRecognizer = (query: string): Iden
 };
 
 function checkDigitWrong(query: string): IdentifierMatch {
-  return { kind: 'invalid', message: `"${query}" is not a valid Business Number: its check digit is wrong (Luhn check failed).` };
+  return {
+    kind: 'invalid',
+    message: `"${query}" is not a valid Business Number: its check digit is wrong (Luhn check failed).`,
+  };
 }

@@ -1,6 +1,11 @@
 import { fixture } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
-import { CA_STATUS_WORDING, corpCanStatusCategory, parseCorpCanCorporation, parseCorpCanDirectors } from './corpcan-parser';
+import {
+  CA_STATUS_WORDING,
+  corpCanStatusCategory,
+  parseCorpCanCorporation,
+  parseCorpCanDirectors,
+} from './corpcan-parser';
 
 const json = (file: string) => JSON.parse(fixture(`registers/ca/${file}`)) as unknown;
 
@@ -33,7 +38,9 @@ describe('parseCorpCanCorporation', () => {
   });
 
   it('answers null for the "could not find corporation" answer', () => {
-    expect(parseCorpCanCorporation(json('corpcan-api-corporation-unknown-99999999-constructed-from-docs.json'))).toBeNull();
+    expect(
+      parseCorpCanCorporation(json('corpcan-api-corporation-unknown-99999999-constructed-from-docs.json')),
+    ).toBeNull();
   });
 
   it('refuses answers it cannot read', () => {

@@ -12,7 +12,8 @@ type Json = Record<string, unknown>;
  * `["could not find corporation N", "Corporation N est inconnu."]` → null.
  */
 export function parseCorpCanCorporation(body: unknown): CorpCanRecord | null {
-  if (!Array.isArray(body) || body.length === 0) throw UpstreamError.invalidResponse('Corporations Canada answer is not a JSON array');
+  if (!Array.isArray(body) || body.length === 0)
+    throw UpstreamError.invalidResponse('Corporations Canada answer is not a JSON array');
   const [english] = body;
   if (typeof english === 'string' && /could not find corporation/i.test(english)) return null;
   if (!isObject(english)) throw UpstreamError.invalidResponse('Corporations Canada answer without an English record');
@@ -67,19 +68,23 @@ export const CA_STATUS_WORDING: Readonly<Record<string, string>> = lookupTable({
 });
 
 const CATEGORY_BY_WORDING: Record<string, StatusCategory> = lookupTable({
-  'active': 'active',
+  active: 'active',
   'active - discontinuance pending': 'active', // leaving federal jurisdiction, still alive
   'active - intent to dissolve filed': 'in_liquidation', // voluntary dissolution under way
   'active - dissolution pending (non-compliance)': 'struck_off', // being dissolved by the Director
   'inactive - amalgamated': 'dissolved',
   'inactive - discontinued': 'dissolved',
-  'dissolved': 'dissolved',
+  dissolved: 'dissolved',
   // "Inactive" alone is not explained by the register: no category claimed.
 });
 
 export function corpCanStatusCategory(status: string | null): StatusCategory {
   if (!status) return 'unknown';
-  const key = status.toLowerCase().replace(/\s+[-‐‑–—]\s+/g, ' - ').replace(/\s+/g, ' ').trim();
+  const key = status
+    .toLowerCase()
+    .replace(/\s+[-‐‑–—]\s+/g, ' - ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return CATEGORY_BY_WORDING[key] ?? 'unknown';
 }
 
@@ -93,7 +98,9 @@ function currentName(list: unknown): string | null {
 }
 
 function currentAddress(list: unknown): Json | null {
-  const addresses = (Array.isArray(list) ? list : []).map((a) => (isObject(a) && isObject(a.address) ? a.address : a)).filter(isObject);
+  const addresses = (Array.isArray(list) ? list : [])
+    .map((a) => (isObject(a) && isObject(a.address) ? a.address : a))
+    .filter(isObject);
   return addresses.find((a) => a.current === true) ?? addresses[0] ?? null;
 }
 
@@ -102,7 +109,9 @@ function formatAddress(a: Json): string | null {
   const lines = (Array.isArray(a.addressLine) ? a.addressLine : [a.addressLine]).map(text);
   const locality = [text(a.city), text(a.provinceCode), text(a.postalCode)].filter(Boolean).join(' ');
   const country = text(a.countryCode);
-  const parts = [...lines, locality || null, country && country !== 'CA' ? country : null].filter((p): p is string => !!p);
+  const parts = [...lines, locality || null, country && country !== 'CA' ? country : null].filter(
+    (p): p is string => !!p,
+  );
   return parts.length > 0 ? parts.join(', ') : null;
 }
 

@@ -29,7 +29,9 @@ export function parseCvrOfficers(doc: Json): Officer[] {
         }
         continue;
       }
-      const role = text(currentEntry(valuesOf(body.attributter, 'FUNKTION'))?.vaerdi) ?? text(currentEntry(body.organisationsNavn)?.navn);
+      const role =
+        text(currentEntry(valuesOf(body.attributter, 'FUNKTION'))?.vaerdi) ??
+        text(currentEntry(body.organisationsNavn)?.navn);
       if (!role) continue;
       const span = spanOf(members.flatMap((m) => objects(m.attributter).flatMap((a) => objects(a.vaerdier))));
       officers.push({ name, role, kind, appointedOn: span.from, resignedOn: span.to });
@@ -48,8 +50,14 @@ function valuesOf(attributes: unknown, type: string): Json[] {
 function spanOf(entries: Json[]): { from: string | null; to: string | null } {
   if (entries.length === 0) return { from: null, to: null };
   const periods = entries.map(periodOf);
-  const starts = periods.map((p) => p.from).filter((d): d is string => d !== null).sort();
+  const starts = periods
+    .map((p) => p.from)
+    .filter((d): d is string => d !== null)
+    .sort();
   const open = periods.some((p) => p.to === null);
-  const ends = periods.map((p) => p.to).filter((d): d is string => d !== null).sort();
+  const ends = periods
+    .map((p) => p.to)
+    .filter((d): d is string => d !== null)
+    .sort();
   return { from: starts[0] ?? null, to: open ? null : (ends[ends.length - 1] ?? null) };
 }

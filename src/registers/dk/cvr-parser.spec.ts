@@ -29,7 +29,11 @@ describe('toCvrRecord', () => {
 
   it('reads the current address after a move (Tietgen Invest ApS)', () => {
     const r = toCvrRecord(docs(TIETGEN)[0]);
-    expect(r).toMatchObject({ name: 'Tietgen Invest ApS', address: 'Hovedgaden 6, 1., 2970 Hørsholm', city: 'Hørsholm' });
+    expect(r).toMatchObject({
+      name: 'Tietgen Invest ApS',
+      address: 'Hovedgaden 6, 1., 2970 Hørsholm',
+      city: 'Hørsholm',
+    });
     expect(r.extra).toEqual({ reklamebeskyttet: false });
   });
 
@@ -73,7 +77,11 @@ describe('toCvrRecord', () => {
   });
 
   it('reads every hit of a multi-hit search', () => {
-    expect(docs(ASSURE).map((d) => toCvrRecord(d)).map((r) => [r.registrationNumber, r.name, r.legalForm])).toEqual([
+    expect(
+      docs(ASSURE)
+        .map((d) => toCvrRecord(d))
+        .map((r) => [r.registrationNumber, r.name, r.legalForm]),
+    ).toEqual([
       ['35682872', 'ASSURE WEALTH A/S', 'Aktieselskab'],
       ['42611433', 'Assure Alternatives A/S', 'Aktieselskab'],
       ['34689733', 'MIRANOVA FONDSMÆGLERSELSKAB A/S', 'Aktieselskab'],
@@ -119,14 +127,33 @@ describe('formatCvrAddress', () => {
   const base = real.nyesteBeliggenhedsadresse;
 
   it('writes house-number ranges, letters, doors and post boxes without empty parts', () => {
-    expect(formatCvrAddress({ ...base, husnummerTil: 47, bogstavFra: 'A', bogstavTil: 'B', etage: 'st', sidedoer: 'tv', postboks: '123' })).toBe(
-      'Pilestræde 43A-47B, st. tv, Postboks 123, 1112 København K',
+    expect(
+      formatCvrAddress({
+        ...base,
+        husnummerTil: 47,
+        bogstavFra: 'A',
+        bogstavTil: 'B',
+        etage: 'st',
+        sidedoer: 'tv',
+        postboks: '123',
+      }),
+    ).toBe('Pilestræde 43A-47B, st. tv, Postboks 123, 1112 København K');
+    expect(formatCvrAddress({ ...base, etage: null, sidedoer: '', postboks: null })).toBe(
+      'Pilestræde 43, 1112 København K',
     );
-    expect(formatCvrAddress({ ...base, etage: null, sidedoer: '', postboks: null })).toBe('Pilestræde 43, 1112 København K');
   });
 
   it('writes a foreign free-text address on one line with its country', () => {
-    const foreign = { ...base, vejnavn: null, husnummerFra: null, etage: null, postnummer: null, postdistrikt: null, fritekst: 'Storgatan 1\n111 22 Stockholm', landekode: 'SE' };
+    const foreign = {
+      ...base,
+      vejnavn: null,
+      husnummerFra: null,
+      etage: null,
+      postnummer: null,
+      postdistrikt: null,
+      fritekst: 'Storgatan 1\n111 22 Stockholm',
+      landekode: 'SE',
+    };
     expect(formatCvrAddress(foreign)).toBe('Storgatan 1, 111 22 Stockholm, SE');
   });
 });
@@ -136,10 +163,22 @@ describe('parseCvrOfficers', () => {
     const officers = parseCvrOfficers(docs(MAGENTA)[0]);
     const morten = officers.filter((o) => o.name === 'Morten Kjærsgaard');
     expect(morten).toEqual([
-      { name: 'Morten Kjærsgaard', role: 'formand', kind: 'person', appointedOn: '2000-02-21', resignedOn: '2009-10-28' },
+      {
+        name: 'Morten Kjærsgaard',
+        role: 'formand',
+        kind: 'person',
+        appointedOn: '2000-02-21',
+        resignedOn: '2009-10-28',
+      },
       { name: 'Morten Kjærsgaard', role: 'adm. dir', kind: 'person', appointedOn: '2009-10-28', resignedOn: null },
     ]);
-    expect(officers).toContainEqual({ name: 'Kim Madsen', role: 'DIREKTION', kind: 'person', appointedOn: '1999-11-15', resignedOn: '2000-02-21' });
+    expect(officers).toContainEqual({
+      name: 'Kim Madsen',
+      role: 'DIREKTION',
+      kind: 'person',
+      appointedOn: '1999-11-15',
+      resignedOn: '2000-02-21',
+    });
     expect(officers).toContainEqual({
       name: 'MORTEN KJÆRSGAARD HOLDING ApS',
       role: 'EJERREGISTER',
@@ -147,7 +186,13 @@ describe('parseCvrOfficers', () => {
       appointedOn: '2014-05-01',
       resignedOn: null,
     });
-    expect(officers).toContainEqual({ name: 'ApS KBUS 38 nr.3117', role: 'STIFTERE', kind: 'company', appointedOn: '1999-11-15', resignedOn: null });
+    expect(officers).toContainEqual({
+      name: 'ApS KBUS 38 nr.3117',
+      role: 'STIFTERE',
+      kind: 'company',
+      appointedOn: '1999-11-15',
+      resignedOn: null,
+    });
     expect(officers.filter((o) => o.role === 'REVISION')).toHaveLength(4);
     expect(officers).toHaveLength(13); // 12 relations, Morten Kjærsgaard with two roles
   });
@@ -172,7 +217,13 @@ describe('parseCvrOfficers', () => {
       appointedOn: '2023-12-04',
       resignedOn: null,
     });
-    expect(parseCvrOfficers(wealth)).toContainEqual({ name: 'Jesper Dall', role: 'Leder', kind: 'person', appointedOn: '2022-11-22', resignedOn: null });
+    expect(parseCvrOfficers(wealth)).toContainEqual({
+      name: 'Jesper Dall',
+      role: 'Leder',
+      kind: 'person',
+      appointedOn: '2022-11-22',
+      resignedOn: null,
+    });
   });
 
   it('gives an empty list for a document without relations', () => {
@@ -183,11 +234,17 @@ describe('parseCvrOfficers', () => {
 describe('parseCvrSearchBody', () => {
   it('refuses bodies that are not a completed Elasticsearch answer', () => {
     expect(() => parseCvrSearchBody('<html>')).toThrow(UpstreamError);
-    expect(() => parseCvrSearchBody({ error: { type: 'search_phase_execution_exception' }, status: 400 })).toThrow(/hits/);
+    expect(() => parseCvrSearchBody({ error: { type: 'search_phase_execution_exception' }, status: 400 })).toThrow(
+      /hits/,
+    );
     const empty = JSON.parse(fixture('registers/dk/cvr-es-virksomhed-search-no-hits-derived.json'));
     expect(parseCvrSearchBody(empty)).toEqual([]);
-    expect(() => parseCvrSearchBody({ ...empty, timed_out: true })).toThrow(expect.objectContaining({ errorClass: 'timeout' }));
+    expect(() => parseCvrSearchBody({ ...empty, timed_out: true })).toThrow(
+      expect.objectContaining({ errorClass: 'timeout' }),
+    );
     expect(() => parseCvrSearchBody({ ...empty, _shards: { total: 6, successful: 5, failed: 1 } })).toThrow(/shard/);
-    expect(() => parseCvrSearchBody({ ...empty, hits: { total: 1, hits: [{ _source: { Vrdeltagerperson: {} } }] } })).toThrow(/Vrvirksomhed/);
+    expect(() =>
+      parseCvrSearchBody({ ...empty, hits: { total: 1, hits: [{ _source: { Vrdeltagerperson: {} } }] } }),
+    ).toThrow(/Vrvirksomhed/);
   });
 });

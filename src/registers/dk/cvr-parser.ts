@@ -106,13 +106,17 @@ export function cvrStatusCategory(status: string | null): StatusCategory {
 export function formatCvrAddress(a: Json): string | null {
   const number = [text(a.husnummerFra), text(a.bogstavFra)].join('');
   const numberTo = [text(a.husnummerTil), text(a.bogstavTil)].join('');
-  const street = [text(a.vejnavn), number ? `${number}${numberTo ? `-${numberTo}` : ''}` : null].filter(Boolean).join(' ');
+  const street = [text(a.vejnavn), number ? `${number}${numberTo ? `-${numberTo}` : ''}` : null]
+    .filter(Boolean)
+    .join(' ');
   const floor = text(a.etage);
   const door = text(a.sidedoer);
   const unit = [floor ? `${floor}.` : null, door].filter(Boolean).join(' ');
   const postbox = text(a.postboks);
   const town = [text(a.postnummer), text(a.postdistrikt)].filter(Boolean).join(' ');
-  const free = text(a.fritekst)?.split(/\s*\n\s*/).join(', ');
+  const free = text(a.fritekst)
+    ?.split(/\s*\n\s*/)
+    .join(', ');
   const country = text(a.landekode);
   const parts = [
     text(a.conavn) ? `c/o ${text(a.conavn)}` : null,

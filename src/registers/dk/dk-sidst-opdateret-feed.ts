@@ -42,7 +42,8 @@ export class DkSidstOpdateretFeed implements ChangeFeed {
     const stamps = hits.map((h) => (typeof h.doc.sidstOpdateret === 'string' ? h.doc.sidstOpdateret : cursor.from));
     const last = stamps[stamps.length - 1];
     const sameAsLast = stamps.filter((s) => s === last).length;
-    const next: FeedCursor = last === cursor.from ? { from: last, skip: cursor.skip + hits.length } : { from: last, skip: sameAsLast };
+    const next: FeedCursor =
+      last === cursor.from ? { from: last, skip: cursor.skip + hits.length } : { from: last, skip: sameAsLast };
     return {
       entries: hits.map(({ record }) => ({ registrationNumber: record.registrationNumber, record })),
       cursor: JSON.stringify(next),

@@ -3,7 +3,11 @@ import { chunked, collect, readerContext, realVirksomhedLines } from '../../../t
 
 describe('DK virksomhed dump reader', () => {
   it('reads one hit per line through the DK connector parser', async () => {
-    const { rows, rejections } = await collect(readDkVirksomhed, chunked(realVirksomhedLines().join('\n') + '\n', 4096), readerContext('DK'));
+    const { rows, rejections } = await collect(
+      readDkVirksomhed,
+      chunked(realVirksomhedLines().join('\n') + '\n', 4096),
+      readerContext('DK'),
+    );
     expect(rejections).toEqual([]);
     expect(rows.map((r) => [r.registrationNumber, r.name, r.status, r.statusCategory, r.legalForm])).toEqual([
       ['25052943', 'MAGENTA ApS', 'NORMAL', 'active', 'Anpartsselskab'],
@@ -12,7 +16,13 @@ describe('DK virksomhed dump reader', () => {
       ['34689733', 'MIRANOVA FONDSMÆGLERSELSKAB A/S', 'NORMAL', 'active', 'Aktieselskab'],
       ['44477378', 'Assure Alternatives TG Partners VIII Feeder K/S', 'NORMAL', 'active', 'Kommanditselskab'],
       ['41774037', 'Tietgen Invest ApS', 'NORMAL', 'active', 'Anpartsselskab'],
-      ['11617034', 'F.L.Smidth fonden for diplomingeniørstuderende ved DTU', 'Aktiv', 'active', 'Fonde og andre selvejende institutioner'],
+      [
+        '11617034',
+        'F.L.Smidth fonden for diplomingeniørstuderende ved DTU',
+        'Aktiv',
+        'active',
+        'Fonde og andre selvejende institutioner',
+      ],
     ]);
     expect(rows[0]).toEqual({
       country: 'DK',
@@ -28,13 +38,19 @@ describe('DK virksomhed dump reader', () => {
       sourceUrl: 'https://datacvr.virk.dk/enhed/virksomhed/25052943',
       extra: { reklamebeskyttet: true },
     });
-    expect(rows[5]).toMatchObject({ city: 'Hørsholm', incorporationDate: '2020-10-18', extra: { reklamebeskyttet: false } });
+    expect(rows[5]).toMatchObject({
+      city: 'Hørsholm',
+      incorporationDate: '2020-10-18',
+      extra: { reklamebeskyttet: false },
+    });
   });
 
   it('accepts the bare _source or document per line, CRLF and blank lines', async () => {
     const [magenta] = realVirksomhedLines();
     const hit = JSON.parse(magenta) as { _source: { Vrvirksomhed: unknown } };
-    const lines = [JSON.stringify(hit._source), '', JSON.stringify({ Vrvirksomhed: hit._source.Vrvirksomhed })].join('\r\n');
+    const lines = [JSON.stringify(hit._source), '', JSON.stringify({ Vrvirksomhed: hit._source.Vrvirksomhed })].join(
+      '\r\n',
+    );
     const { rows, rejections } = await collect(readDkVirksomhed, chunked(lines, 1000), readerContext('DK'));
     expect(rejections).toEqual([]);
     expect(rows.map((r) => r.registrationNumber)).toEqual(['25052943', '25052943']);
@@ -48,8 +64,12 @@ describe('DK virksomhed dump reader', () => {
       magenta.slice(0, 500),
       JSON.stringify({ _source: { Vrdeltagerperson: {} } }),
       JSON.stringify({ _source: { Vrvirksomhed: { ...doc, cvrNummer: null } } }),
-      JSON.stringify({ _source: { Vrvirksomhed: { ...doc, navne: [], virksomhedMetadata: { ...meta, nyesteNavn: null } } } }),
-      JSON.stringify({ _source: { Vrvirksomhed: { ...doc, virksomhedMetadata: { ...meta, stiftelsesDato: '1999-11-31' } } } }),
+      JSON.stringify({
+        _source: { Vrvirksomhed: { ...doc, navne: [], virksomhedMetadata: { ...meta, nyesteNavn: null } } },
+      }),
+      JSON.stringify({
+        _source: { Vrvirksomhed: { ...doc, virksomhedMetadata: { ...meta, stiftelsesDato: '1999-11-31' } } },
+      }),
       wealth,
     ];
     const { rows, rejections } = await collect(readDkVirksomhed, chunked(lines.join('\n'), 2048), readerContext('DK'));

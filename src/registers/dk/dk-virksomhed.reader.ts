@@ -1,6 +1,13 @@
 import type { Readable } from 'node:stream';
 import { cvrNumberOf, toCvrRecord } from './cvr-parser';
-import { fromConnectorRecord, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../../dataset/import/dataset-row';
+import {
+  fromConnectorRecord,
+  ReaderContext,
+  ReaderItem,
+  RecordRejected,
+  rejected,
+  row,
+} from '../../dataset/import/dataset-row';
 import { textLines } from '../../dataset/import/text-lines';
 import { dateIso } from '../../dataset/import/values';
 
@@ -35,8 +42,13 @@ export async function* readDkVirksomhed(input: Readable, ctx: ReaderContext): As
         }
         const doc = documentOf(value);
         if (!doc) throw new RecordRejected('not a virksomhed document', 'no _source.Vrvirksomhed');
-        if (doc.cvrNummer === undefined || doc.cvrNummer === null || doc.cvrNummer === '') throw new RecordRejected('missing registration number', 'cvrNummer');
-        if (!cvrNumberOf(doc)) throw new RecordRejected('malformed registration number', `cvrNummer ${JSON.stringify(doc.cvrNummer).slice(0, 40)}`);
+        if (doc.cvrNummer === undefined || doc.cvrNummer === null || doc.cvrNummer === '')
+          throw new RecordRejected('missing registration number', 'cvrNummer');
+        if (!cvrNumberOf(doc))
+          throw new RecordRejected(
+            'malformed registration number',
+            `cvrNummer ${JSON.stringify(doc.cvrNummer).slice(0, 40)}`,
+          );
         const meta = isObject(doc.virksomhedMetadata) ? doc.virksomhedMetadata : {};
         if (typeof meta.stiftelsesDato === 'string') dateIso(meta.stiftelsesDato, 'virksomhedMetadata.stiftelsesDato');
         let record;

@@ -27,7 +27,9 @@ function replayCvr(req: RecordedRequest) {
   const cvr = body.query.term?.['Vrvirksomhed.cvrNummer'];
   if (cvr !== undefined) return { fixture: BY_CVR[cvr] ?? NO_HITS };
   const name = body.query.match?.['Vrvirksomhed.virksomhedMetadata.nyesteNavn.navn']?.query ?? '';
-  return { fixture: /assure/i.test(name) ? 'registers/dk/cvr-es-virksomhed-search-4-hits-assure-cvr-v-20220630.json' : NO_HITS };
+  return {
+    fixture: /assure/i.test(name) ? 'registers/dk/cvr-es-virksomhed-search-4-hits-assure-cvr-v-20220630.json' : NO_HITS,
+  };
 }
 
 describe('DkConnector on a fake CVR distribution', () => {
@@ -76,21 +78,47 @@ describe('DkConnector on a fake CVR distribution', () => {
         retrievedAt: NOW,
       },
     });
-    expect(detail!.officers).toContainEqual({ name: 'Morten Kjærsgaard', role: 'adm. dir', kind: 'person', appointedOn: '2009-10-28', resignedOn: null });
+    expect(detail!.officers).toContainEqual({
+      name: 'Morten Kjærsgaard',
+      role: 'adm. dir',
+      kind: 'person',
+      appointedOn: '2009-10-28',
+      resignedOn: null,
+    });
     const [req] = fake.requests;
     expect(req.method).toBe('POST');
     expect(req.headers.authorization).toBe(`Basic ${Buffer.from('u:p').toString('base64')}`);
     expect(bodyOf(req).query).toEqual({ term: { 'Vrvirksomhed.cvrNummer': 25052943 } });
-    expect(bodyOf(req)._source).toEqual(expect.arrayContaining(['Vrvirksomhed.cvrNummer', 'Vrvirksomhed.deltagerRelation']));
+    expect(bodyOf(req)._source).toEqual(
+      expect.arrayContaining(['Vrvirksomhed.cvrNummer', 'Vrvirksomhed.deltagerRelation']),
+    );
   });
 
   it('reads officers with their periods from the document (Tietgen Invest ApS)', async () => {
     const detail = await connector().lookup('41774037');
     expect(detail!.officers!.filter((o) => o.name === 'Jesper Wadum Nielsen')).toEqual([
       { name: 'Jesper Wadum Nielsen', role: 'DIREKTØR', kind: 'person', appointedOn: '2020-10-18', resignedOn: null },
-      { name: 'Jesper Wadum Nielsen', role: 'BESTYRELSESMEDLEM', kind: 'person', appointedOn: '2020-12-09', resignedOn: null },
-      { name: 'Jesper Wadum Nielsen', role: 'FORMAND', kind: 'person', appointedOn: '2020-10-18', resignedOn: '2020-12-08' },
-      { name: 'Jesper Wadum Nielsen', role: 'Reel ejer', kind: 'person', appointedOn: '2020-10-18', resignedOn: '2020-12-09' },
+      {
+        name: 'Jesper Wadum Nielsen',
+        role: 'BESTYRELSESMEDLEM',
+        kind: 'person',
+        appointedOn: '2020-12-09',
+        resignedOn: null,
+      },
+      {
+        name: 'Jesper Wadum Nielsen',
+        role: 'FORMAND',
+        kind: 'person',
+        appointedOn: '2020-10-18',
+        resignedOn: '2020-12-08',
+      },
+      {
+        name: 'Jesper Wadum Nielsen',
+        role: 'Reel ejer',
+        kind: 'person',
+        appointedOn: '2020-10-18',
+        resignedOn: '2020-12-09',
+      },
     ]);
     expect(detail!.officers).toContainEqual({
       name: 'BEIERHOLM, STATSAUTORISERET REVISIONSPARTNERSELSKAB',
@@ -117,7 +145,9 @@ describe('DkConnector on a fake CVR distribution', () => {
       source: { url: 'https://datacvr.virk.dk/enhed/virksomhed/35682872', retrievedAt: NOW, official: true },
     });
     const body = bodyOf(fake.requests[0]);
-    expect(body.query).toEqual({ match: { 'Vrvirksomhed.virksomhedMetadata.nyesteNavn.navn': { query: 'Assure', operator: 'and' } } });
+    expect(body.query).toEqual({
+      match: { 'Vrvirksomhed.virksomhedMetadata.nyesteNavn.navn': { query: 'Assure', operator: 'and' } },
+    });
     expect(body.size).toBe(10);
     expect(body._source).not.toContain('Vrvirksomhed.deltagerRelation');
   });
@@ -146,7 +176,11 @@ describe('DkConnector on a fake CVR distribution', () => {
       statusCategory: 'dissolved',
       officers: [],
     });
-    expect(await dk.lookup('21016632')).toMatchObject({ name: 'MORTEN KJÆRSGAARD', status: 'Ophørt', statusCategory: 'dissolved' });
+    expect(await dk.lookup('21016632')).toMatchObject({
+      name: 'MORTEN KJÆRSGAARD',
+      status: 'Ophørt',
+      statusCategory: 'dissolved',
+    });
     expect(await dk.lookup('11617034')).toMatchObject({ status: 'Aktiv', statusCategory: 'active' });
   });
 
@@ -161,17 +195,18 @@ describe('DkConnector on a fake CVR distribution', () => {
   });
 
   describe('without both credentials', () => {
-    it.each([[{ REGISTER_DK_USERNAME: '', REGISTER_DK_PASSWORD: '' }], [{ REGISTER_DK_PASSWORD: '' }], [{ REGISTER_DK_USERNAME: '' }]])(
-      'says why it is unavailable and sends nothing (%o)',
-      async (env) => {
-        const dk = connector(env);
-        expect(dk.unavailableReason()).toMatch(/CVR system-to-system distribution .*credentials.*paused/);
-        await failure(dk.lookup('25052943'));
-        await failure(dk.searchByName('Assure', 5));
-        await failure(dk.probe());
-        expect(fake.requests).toHaveLength(0);
-      },
-    );
+    it.each([
+      [{ REGISTER_DK_USERNAME: '', REGISTER_DK_PASSWORD: '' }],
+      [{ REGISTER_DK_PASSWORD: '' }],
+      [{ REGISTER_DK_USERNAME: '' }],
+    ])('says why it is unavailable and sends nothing (%o)', async (env) => {
+      const dk = connector(env);
+      expect(dk.unavailableReason()).toMatch(/CVR system-to-system distribution .*credentials.*paused/);
+      await failure(dk.lookup('25052943'));
+      await failure(dk.searchByName('Assure', 5));
+      await failure(dk.probe());
+      expect(fake.requests).toHaveLength(0);
+    });
 
     it('is available with both', () => {
       expect(connector().unavailableReason()).toBeNull();

@@ -29,7 +29,11 @@ export class DkConnector implements RegisterConnector {
   private readonly username?: string;
   private readonly password?: string;
 
-  constructor(config: AppConfig, http: HttpClientFactory, private readonly clock: Clock) {
+  constructor(
+    config: AppConfig,
+    http: HttpClientFactory,
+    private readonly clock: Clock,
+  ) {
     const register = config.register('DK');
     this.client = http.forRegister('DK', 'API');
     this.webUrl = register.urls.WEB;
@@ -41,7 +45,7 @@ export class DkConnector implements RegisterConnector {
     return {
       kind: 'native_official',
       official: true,
-      description: "the CVR system-to-system distribution of Erhvervsstyrelsen (the Danish Business Authority)",
+      description: 'the CVR system-to-system distribution of Erhvervsstyrelsen (the Danish Business Authority)',
     };
   }
 
@@ -78,7 +82,8 @@ export class DkConnector implements RegisterConnector {
 
   async probe(): Promise<{ httpStatus: number }> {
     const { detail, httpStatus } = await this.read(DK_PROBE_CVR);
-    if (!detail) throw UpstreamError.invalidResponse(`CVR did not return the probe company ${DK_PROBE_CVR}`, httpStatus);
+    if (!detail)
+      throw UpstreamError.invalidResponse(`CVR did not return the probe company ${DK_PROBE_CVR}`, httpStatus);
     return { httpStatus };
   }
 
@@ -88,7 +93,10 @@ export class DkConnector implements RegisterConnector {
     // A term query answers with that number or nothing; anything else is not the company asked for.
     const doc = docs.find((d) => cvrNumberOf(d) === cvr);
     if (!doc) return { detail: null, httpStatus };
-    return { detail: { ...this.withSource(toCvrRecord(doc), retrievedAt), officers: parseCvrOfficers(doc) }, httpStatus };
+    return {
+      detail: { ...this.withSource(toCvrRecord(doc), retrievedAt), officers: parseCvrOfficers(doc) },
+      httpStatus,
+    };
   }
 
   private async search(body: object): Promise<{ docs: Json[]; retrievedAt: string; httpStatus: number }> {

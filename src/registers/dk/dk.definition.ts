@@ -28,5 +28,6 @@ export const DK_DEFINITION: RegisterDefinition = {
   },
   requiredCredentials: ['USERNAME', 'PASSWORD'],
   officersNote: 'Management, board, founders, auditors and owners, with their periods',
-  doesNotPublish: "Officers' personal identity (CPR) numbers; units marked reklamebeskyttet are served with that flag and must not be used for marketing",
+  doesNotPublish:
+    "Officers' personal identity (CPR) numbers; units marked reklamebeskyttet are served with that flag and must not be used for marketing",
 };

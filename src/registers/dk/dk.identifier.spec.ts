@@ -37,7 +37,17 @@ describe('recognizeDkIdentifier', () => {
 
   it('finds the real CVR numbers of the fixtures', () => {
     expect(real).toEqual(
-      expect.arrayContaining(['25052943', '41774037', '11617034', '35682872', '42611433', '34689733', '44477378', '32075541', '21016632']),
+      expect.arrayContaining([
+        '25052943',
+        '41774037',
+        '11617034',
+        '35682872',
+        '42611433',
+        '34689733',
+        '44477378',
+        '32075541',
+        '21016632',
+      ]),
     );
     expect(real.length).toBeGreaterThanOrEqual(11);
   });
@@ -73,7 +83,10 @@ describe('recognizeDkIdentifier', () => {
   });
 
   it('reports a labelled number of the wrong length as invalid, and leaves bare ones to the name search', () => {
-    expect(recognizeDkIdentifier('DK 2505294')).toEqual({ kind: 'invalid', message: expect.stringContaining('8 digits') });
+    expect(recognizeDkIdentifier('DK 2505294')).toEqual({
+      kind: 'invalid',
+      message: expect.stringContaining('8 digits'),
+    });
     expect(recognizeDkIdentifier('CVR 250529430').kind).toBe('invalid');
     expect(recognizeDkIdentifier('2505294')).toEqual({ kind: 'name' });
     expect(recognizeDkIdentifier('1508')).toEqual({ kind: 'name' });

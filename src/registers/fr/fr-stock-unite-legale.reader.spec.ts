@@ -18,7 +18,11 @@ function withColumns(line: string, header: string, values: Record<string, string
 
 describe('FR StockUniteLegale reader', () => {
   it('reads the sample built from the real units: name, SIREN, INSEE wording, legal form label, dates', async () => {
-    const { rows, rejections, skipped } = await collect(readFrStockUniteLegale, chunked(fixtureText(SAMPLE), 53), readerContext('FR'));
+    const { rows, rejections, skipped } = await collect(
+      readFrStockUniteLegale,
+      chunked(fixtureText(SAMPLE), 53),
+      readerContext('FR'),
+    );
     expect(rejections).toEqual([]);
     expect(skipped).toEqual([]);
     expect(rows.map((r) => [r.registrationNumber, r.name, r.status, r.statusCategory])).toEqual([
@@ -44,7 +48,12 @@ describe('FR StockUniteLegale reader', () => {
     });
     expect(rows[1].legalForm).toBe('SAS, société par actions simplifiée');
     expect(rows[2].legalForm).toBe('Société civile immobilière');
-    expect(rows[3].extra).toEqual({ categorieJuridique: '7120', sigle: 'DINUM', activitePrincipale: '84.11Z', nicSiege: '00013' });
+    expect(rows[3].extra).toEqual({
+      categorieJuridique: '7120',
+      sigle: 'DINUM',
+      activitePrincipale: '84.11Z',
+      nicSiege: '00013',
+    });
   });
 
   it('never exposes what a partially diffused unit hides, and skips one left without a public name', async () => {
@@ -68,8 +77,15 @@ describe('FR StockUniteLegale reader', () => {
     const { rows: out, skipped } = await collect(readFrStockUniteLegale, chunked(csv), readerContext('FR'));
     expect(skipped).toEqual(['partial diffusion: name not public', 'partial diffusion: name not public']);
     expect(out).toHaveLength(2);
-    expect(out[0]).toMatchObject({ name: 'PRENOM NOM', legalForm: 'Entrepreneur individuel', registrationNumber: '130025265' });
-    expect(out[1]).toMatchObject({ name: 'DIRECTION INTERMINISTERIELLE DU NUMERIQUE', extra: { categorieJuridique: '7120', statutDiffusion: 'P' } });
+    expect(out[0]).toMatchObject({
+      name: 'PRENOM NOM',
+      legalForm: 'Entrepreneur individuel',
+      registrationNumber: '130025265',
+    });
+    expect(out[1]).toMatchObject({
+      name: 'DIRECTION INTERMINISTERIELLE DU NUMERIQUE',
+      extra: { categorieJuridique: '7120', statutDiffusion: 'P' },
+    });
     expect(out[1].extra).not.toHaveProperty('sigle');
   });
 

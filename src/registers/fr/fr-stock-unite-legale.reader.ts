@@ -2,7 +2,14 @@ import type { Readable } from 'node:stream';
 import { categorieJuridiqueLabel } from './categories-juridiques';
 import { sireneStatus } from './recherche-entreprises-parsers';
 import { csvRecords, headerIndex } from '../../dataset/import/csv-records';
-import { DatasetFileError, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../../dataset/import/dataset-row';
+import {
+  DatasetFileError,
+  ReaderContext,
+  ReaderItem,
+  RecordRejected,
+  rejected,
+  row,
+} from '../../dataset/import/dataset-row';
 import { compactExtra, dateIso, requiredNumber, text } from '../../dataset/import/values';
 
 // INSEE writes "[ND]" (non diffusé) where a unit under partial diffusion hides a value.
@@ -38,7 +45,8 @@ export async function* readFrStockUniteLegale(input: Readable, ctx: ReaderContex
         header = item.fields;
         at = headerIndex(header);
         const missing = ['siren', 'etatAdministratifUniteLegale', 'denominationUniteLegale'].filter((c) => at(c) < 0);
-        if (missing.length) throw new DatasetFileError(`not a StockUniteLegale CSV: header lacks ${missing.join(', ')}`);
+        if (missing.length)
+          throw new DatasetFileError(`not a StockUniteLegale CSV: header lacks ${missing.join(', ')}`);
         continue;
       }
       const f = item.fields;

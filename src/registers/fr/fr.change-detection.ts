@@ -13,6 +13,7 @@ export const FR_CHANGE_DETECTION: ChangeDetectionPlan = {
   readme: {
     how: 'With an INSEE key: `/siret?q=dateDernierTraitementUniteLegale:[last run TO *] …` for head offices, polled; each hit is the whole record (no re-read). Without: each watched unit re-read once per interval from the recherche-entreprises mirror, events marked `source_mode: mirror`',
     credentials: '`REGISTER_FR_API_KEY` (INSEE) for official detection; without it, mirror reads',
-    delay: 'the next poll after INSEE processes the change (INSEE updates daily); up to DETECTION_INTERVAL_SECONDS from the mirror',
+    delay:
+      'the next poll after INSEE processes the change (INSEE updates daily); up to DETECTION_INTERVAL_SECONDS from the mirror',
   },
 };

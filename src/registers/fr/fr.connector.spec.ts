@@ -17,7 +17,10 @@ const REGISTER = "Répertoire Sirene de l'INSEE";
  * answer is `result`, and that is all the fake register serves.
  */
 function mirror(file: string): FakeResponse {
-  return { body: JSON.stringify(JSON.parse(fixture(`${F}/${file}`)).result), headers: { 'Content-Type': 'application/json' } };
+  return {
+    body: JSON.stringify(JSON.parse(fixture(`${F}/${file}`)).result),
+    headers: { 'Content-Type': 'application/json' },
+  };
 }
 
 describe('FrConnector', () => {
@@ -89,10 +92,15 @@ describe('FrConnector', () => {
         },
       });
       const bySiren = Object.fromEntries(results.map((r) => [r.registrationNumber, r]));
-      expect(bySiren['510973431'].address).toBe('RES LES CAPUCINES BATD, 3 TRAVERSE DES PENITENTS NOIRS, 13600 LA CIOTAT');
+      expect(bySiren['510973431'].address).toBe(
+        'RES LES CAPUCINES BATD, 3 TRAVERSE DES PENITENTS NOIRS, 13600 LA CIOTAT',
+      );
       expect(bySiren['940221229'].legalForm).toBe('Autre société civile');
       expect(bySiren['449544444'].legalForm).toBe('Société à responsabilité limitée (sans autre indication)');
-      expect(bySiren['981195464']).toMatchObject({ name: 'GANYMEDE', legalForm: 'SAS, société par actions simplifiée' });
+      expect(bySiren['981195464']).toMatchObject({
+        name: 'GANYMEDE',
+        legalForm: 'SAS, société par actions simplifiée',
+      });
     });
 
     it('asks at most 25 per page, the mirror maximum', async () => {
@@ -122,10 +130,28 @@ describe('FrConnector', () => {
         appointedOn: null,
         resignedOn: null,
       });
-      expect(detail!.officers).toContainEqual({ name: 'GÉRALDINE PICAUD (ROAUX)', role: 'Administrateur', kind: 'person', appointedOn: null, resignedOn: null });
+      expect(detail!.officers).toContainEqual({
+        name: 'GÉRALDINE PICAUD (ROAUX)',
+        role: 'Administrateur',
+        kind: 'person',
+        appointedOn: null,
+        resignedOn: null,
+      });
       expect(detail!.officers!.slice(-2)).toEqual([
-        { name: 'ERNST & YOUNG AUDIT', role: 'Commissaire aux comptes titulaire', kind: 'company', appointedOn: null, resignedOn: null },
-        { name: 'FORVIS MAZARS SA', role: 'Commissaire aux comptes titulaire', kind: 'company', appointedOn: null, resignedOn: null },
+        {
+          name: 'ERNST & YOUNG AUDIT',
+          role: 'Commissaire aux comptes titulaire',
+          kind: 'company',
+          appointedOn: null,
+          resignedOn: null,
+        },
+        {
+          name: 'FORVIS MAZARS SA',
+          role: 'Commissaire aux comptes titulaire',
+          kind: 'company',
+          appointedOn: null,
+          resignedOn: null,
+        },
       ]);
     });
 
@@ -138,7 +164,15 @@ describe('FrConnector', () => {
         legalForm: 'SAS, société par actions simplifiée',
         address: '128 RUE LA BOETIE, 75008 PARIS 8',
         extra: { dateFermeture: '2022-10-22' },
-        officers: [{ name: 'XAVIER MARIE ERWAN JOUPPE', role: 'Liquidateur', kind: 'person', appointedOn: null, resignedOn: null }],
+        officers: [
+          {
+            name: 'XAVIER MARIE ERWAN JOUPPE',
+            role: 'Liquidateur',
+            kind: 'person',
+            appointedOn: null,
+            resignedOn: null,
+          },
+        ],
       });
     });
 
@@ -172,7 +206,10 @@ describe('FrConnector', () => {
       });
 
       it('a 400 {"erreur"} → http_4xx', async () => {
-        fake.get('/search', { status: 400, body: '{"erreur":"Veuillez indiquer au moins un paramètre de recherche."}' });
+        fake.get('/search', {
+          status: 400,
+          body: '{"erreur":"Veuillez indiquer au moins un paramètre de recherche."}',
+        });
         await expect(fr.searchByName('a', 5)).rejects.toMatchObject({ errorClass: 'http_4xx', httpStatus: 400 });
       });
 
@@ -181,7 +218,10 @@ describe('FrConnector', () => {
         await expect(fr.searchByName('Ganymede', 5)).rejects.toMatchObject({ errorClass: 'timeout' });
         fake.get('/search', { reset: true });
         await expect(fr.searchByName('Ganymede', 5)).rejects.toMatchObject({ errorClass: 'connection_reset' });
-        fake.get('/search', { body: '<html><body>Maintenance</body></html>', headers: { 'Content-Type': 'text/html' } });
+        fake.get('/search', {
+          body: '<html><body>Maintenance</body></html>',
+          headers: { 'Content-Type': 'text/html' },
+        });
         await expect(fr.searchByName('Ganymede', 5)).rejects.toMatchObject({ errorClass: 'invalid_response' });
         // The wrapped fixture as it is stored is not the register's answer: refused, not misread.
         fake.get('/search', { fixture: `${F}/recherche-entreprises-search-q-ganymede.json` });
@@ -236,16 +276,26 @@ describe('FrConnector', () => {
 
     it('looks a SIRET up in one read', async () => {
       fake.get(`${INSEE}/siret/13002526500013`, { fixture: `${F}/insee-sirene-siret-13002526500013.json` });
-      await expect(fr.lookup('13002526500013')).resolves.toMatchObject({ registrationNumber: '130025265', address: '20 AVENUE DE SEGUR, 75007 PARIS 7' });
+      await expect(fr.lookup('13002526500013')).resolves.toMatchObject({
+        registrationNumber: '130025265',
+        address: '20 AVENUE DE SEGUR, 75007 PARIS 7',
+      });
       expect(fake.requests).toHaveLength(1);
     });
 
     it('searches head offices by name', async () => {
       fake.get(`${INSEE}/siret`, { fixture: `${F}/insee-sirene-siret-search-siege-derived-from-siret.json` });
       const results = await fr.searchByName('Direction interministérielle "du" numérique', 5);
-      expect(fake.requests[0].query.get('q')).toBe('raisonSociale:"Direction interministérielle  du  numérique" AND etablissementSiege:true');
+      expect(fake.requests[0].query.get('q')).toBe(
+        'raisonSociale:"Direction interministérielle  du  numérique" AND etablissementSiege:true',
+      );
       expect(fake.requests[0].query.get('nombre')).toBe('5');
-      expect(results).toEqual([expect.objectContaining({ name: 'DIRECTION INTERMINISTERIELLE DU NUMERIQUE', source: expect.objectContaining({ official: true }) })]);
+      expect(results).toEqual([
+        expect.objectContaining({
+          name: 'DIRECTION INTERMINISTERIELLE DU NUMERIQUE',
+          source: expect.objectContaining({ official: true }),
+        }),
+      ]);
     });
 
     it('reads 404 as no such unit / no match', async () => {

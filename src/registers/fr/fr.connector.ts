@@ -31,12 +31,19 @@ export class FrConnector implements RegisterConnector {
   private readonly probeClient: AxiosInstance;
   private readonly webUrl: string;
 
-  constructor(config: AppConfig, http: HttpClientFactory, private readonly clock: Clock) {
+  constructor(
+    config: AppConfig,
+    http: HttpClientFactory,
+    private readonly clock: Clock,
+  ) {
     const register = config.register('FR');
     this.apiKey = register.credentials.API_KEY;
     this.insee = http.forRegister('FR', 'API');
     this.mirror = http.forRegister('FR', 'MIRROR');
-    this.probeClient = http.forRegister('FR', this.apiKey ? 'API' : 'MIRROR', { timeoutMs: config.probe.timeoutMs, retries: 0 });
+    this.probeClient = http.forRegister('FR', this.apiKey ? 'API' : 'MIRROR', {
+      timeoutMs: config.probe.timeoutMs,
+      retries: 0,
+    });
     this.webUrl = register.urls.WEB;
   }
 
@@ -62,10 +69,14 @@ export class FrConnector implements RegisterConnector {
       const res = await this.call(this.insee, '/siret', this.inseeRequest({ q, nombre: limit }));
       const retrievedAt = this.clock.now().toISOString();
       if (res.status === 404) return []; // INSEE answers 404 when nothing matches
-      return parseInseeSiretSearch(jsonBody(res, 'INSEE')).slice(0, limit).map((r) => this.withSource(r, retrievedAt));
+      return parseInseeSiretSearch(jsonBody(res, 'INSEE'))
+        .slice(0, limit)
+        .map((r) => this.withSource(r, retrievedAt));
     }
     const results = await this.searchMirror(name, Math.min(limit, MIRROR_MAX_PER_PAGE));
-    return results.records.slice(0, limit).map(({ officers: _officers, ...r }) => this.withSource(r, results.retrievedAt));
+    return results.records
+      .slice(0, limit)
+      .map(({ officers: _officers, ...r }) => this.withSource(r, results.retrievedAt));
   }
 
   async lookup(registrationNumber: string): Promise<CompanyDetail | null> {
@@ -93,7 +104,11 @@ export class FrConnector implements RegisterConnector {
       const { officers: _officers, ...record } = hit;
       return this.withSource(record, retrievedAt);
     }
-    const res = await this.call(this.insee, '/siret', this.inseeRequest({ q: `siren:${registrationNumber} AND etablissementSiege:true`, nombre: 1 }));
+    const res = await this.call(
+      this.insee,
+      '/siret',
+      this.inseeRequest({ q: `siren:${registrationNumber} AND etablissementSiege:true`, nombre: 1 }),
+    );
     const retrievedAt = this.clock.now().toISOString();
     if (res.status === 404) return null;
     const hit = parseInseeSiretSearch(jsonBody(res, 'INSEE')).find((r) => r.registrationNumber === registrationNumber);
@@ -108,12 +123,17 @@ export class FrConnector implements RegisterConnector {
   async probe(): Promise<{ httpStatus: number }> {
     if (this.apiKey) {
       const res = await this.call(this.probeClient, `/siren/${FR_PROBE_SIREN}`, this.inseeRequest());
-      if (res.status !== 200) throw new UpstreamError('http_4xx', `INSEE answered HTTP ${res.status} to the probe`, res.status);
+      if (res.status !== 200)
+        throw new UpstreamError('http_4xx', `INSEE answered HTTP ${res.status} to the probe`, res.status);
       parseInseeSiren(jsonBody(res, 'INSEE'));
       return { httpStatus: res.status };
     }
-    const res = await this.call(this.probeClient, '/search', { params: { q: FR_PROBE_SIREN, per_page: 1, page: 1 }, validateStatus: answeredOrNotFound });
-    if (res.status !== 200) throw new UpstreamError('http_4xx', `recherche-entreprises answered HTTP ${res.status} to the probe`, res.status);
+    const res = await this.call(this.probeClient, '/search', {
+      params: { q: FR_PROBE_SIREN, per_page: 1, page: 1 },
+      validateStatus: answeredOrNotFound,
+    });
+    if (res.status !== 200)
+      throw new UpstreamError('http_4xx', `recherche-entreprises answered HTTP ${res.status} to the probe`, res.status);
     parseRechercheEntreprises(jsonBody(res, 'recherche-entreprises'));
     return { httpStatus: res.status };
   }
@@ -129,26 +149,40 @@ export class FrConnector implements RegisterConnector {
     const retrievedAt = this.clock.now().toISOString();
     if (res.status === 404) return null;
     const { record, nicSiege } = parseInseeSiren(jsonBody(res, 'INSEE'));
-    if (record.registrationNumber !== number) throw UpstreamError.invalidResponse(`INSEE answered ${number} with unit ${record.registrationNumber}`);
+    if (record.registrationNumber !== number)
+      throw UpstreamError.invalidResponse(`INSEE answered ${number} with unit ${record.registrationNumber}`);
     // The unit carries no address: it is the head office's, one more read.
     let located: FrRecord = record;
     if (nicSiege && /^\d{5}$/.test(nicSiege)) {
       const siege = await this.call(this.insee, `/siret/${number}${nicSiege}`, this.inseeRequest());
-      if (siege.status === 200) located = { ...record, ...parseInseeAddress(jsonBody(siege, 'INSEE')), extra: { ...record.extra, siret: `${number}${nicSiege}` } };
+      if (siege.status === 200)
+        located = {
+          ...record,
+          ...parseInseeAddress(jsonBody(siege, 'INSEE')),
+          extra: { ...record.extra, siret: `${number}${nicSiege}` },
+        };
     }
     // INSEE publishes no officers.
     return { ...this.withSource(located, retrievedAt), officers: null };
   }
 
   private async searchMirror(q: string, perPage: number) {
-    const res = await this.call(this.mirror, '/search', { params: { q, per_page: perPage, page: 1 }, validateStatus: answeredOrNotFound });
+    const res = await this.call(this.mirror, '/search', {
+      params: { q, per_page: perPage, page: 1 },
+      validateStatus: answeredOrNotFound,
+    });
     const retrievedAt = this.clock.now().toISOString();
-    if (res.status === 404) throw new UpstreamError('http_4xx', 'recherche-entreprises answered HTTP 404 to a search', 404);
+    if (res.status === 404)
+      throw new UpstreamError('http_4xx', 'recherche-entreprises answered HTTP 404 to a search', 404);
     return { records: parseRechercheEntreprises(jsonBody(res, 'recherche-entreprises')), retrievedAt };
   }
 
   private inseeRequest(params?: Record<string, unknown>): AxiosRequestConfig {
-    return { params, headers: { 'X-INSEE-Api-Key-Integration': this.apiKey ?? '' }, validateStatus: answeredOrNotFound };
+    return {
+      params,
+      headers: { 'X-INSEE-Api-Key-Integration': this.apiKey ?? '' },
+      validateStatus: answeredOrNotFound,
+    };
   }
 
   private async call(client: AxiosInstance, path: string, config: AxiosRequestConfig): Promise<AxiosResponse> {
@@ -175,4 +209,3 @@ export class FrConnector implements RegisterConnector {
     };
   }
 }
-

@@ -22,7 +22,7 @@ export const FR_DEFINITION: RegisterDefinition = {
     },
     WEB: {
       defaultUrl: 'https://annuaire-entreprises.data.gouv.fr',
-      description: "Annuaire des Entreprises record pages (human-readable links)",
+      description: 'Annuaire des Entreprises record pages (human-readable links)',
       politeness: { maxConcurrent: 2, minTimeMs: 250 },
       linksOnly: true,
     },

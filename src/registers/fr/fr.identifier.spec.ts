@@ -22,7 +22,9 @@ function numbersInFixtures(): { sirens: string[]; sirets: string[]; vats: string
     for (const m of value.matchAll(/\bFR\d{11}\b/g)) vats.add(m[0]);
   };
   // Recorded responses only: constructed or derived files hold no real numbers of their own.
-  for (const file of readdirSync(join(FIXTURES, 'registers/fr')).filter((f) => f.endsWith('.json') && !/constructed|derived/.test(f))) {
+  for (const file of readdirSync(join(FIXTURES, 'registers/fr')).filter(
+    (f) => f.endsWith('.json') && !/constructed|derived/.test(f),
+  )) {
     walk(JSON.parse(fixture(`registers/fr/${file}`)));
   }
   return { sirens: [...sirens].sort(), sirets: [...sirets].sort(), vats: [...vats].sort() };
@@ -56,7 +58,11 @@ describe('recognizeFrIdentifier', () => {
   });
 
   it.each(sirets)('recognises the real SIRET %s as its SIREN', (siret) => {
-    expect(recognizeFrIdentifier(siret)).toEqual({ kind: 'number', registrationNumber: siret.slice(0, 9), scheme: 'siret' });
+    expect(recognizeFrIdentifier(siret)).toEqual({
+      kind: 'number',
+      registrationNumber: siret.slice(0, 9),
+      scheme: 'siret',
+    });
   });
 
   it.each([...vats, 'FR04812809234'])('recognises the real VAT number %s as its SIREN', (vat) => {
@@ -67,7 +73,10 @@ describe('recognizeFrIdentifier', () => {
     let count = 0;
     for (const number of [...sirens, ...sirets]) {
       for (const mutated of mutations(number)) {
-        expect(recognizeFrIdentifier(mutated)).toEqual({ kind: 'invalid', message: expect.stringContaining('check digit') });
+        expect(recognizeFrIdentifier(mutated)).toEqual({
+          kind: 'invalid',
+          message: expect.stringContaining('check digit'),
+        });
         count++;
       }
     }
@@ -81,12 +90,19 @@ describe('recognizeFrIdentifier', () => {
         expect(match.kind).toBe('invalid');
       }
     }
-    expect(recognizeFrIdentifier('FR28552032534')).toEqual({ kind: 'invalid', message: expect.stringContaining('key') });
+    expect(recognizeFrIdentifier('FR28552032534')).toEqual({
+      kind: 'invalid',
+      message: expect.stringContaining('key'),
+    });
   });
 
   it('accepts La Poste SIRETs that fail Luhn when their digit sum is a multiple of 5', () => {
     expect(luhnValid(LA_POSTE_SIRET)).toBe(false);
-    expect(recognizeFrIdentifier(LA_POSTE_SIRET)).toEqual({ kind: 'number', registrationNumber: '356000000', scheme: 'siret' });
+    expect(recognizeFrIdentifier(LA_POSTE_SIRET)).toEqual({
+      kind: 'number',
+      registrationNumber: '356000000',
+      scheme: 'siret',
+    });
   });
 
   it('rejects La Poste SIRET mutations except those no check can see', () => {
@@ -126,7 +142,8 @@ describe('recognizeFrIdentifier', () => {
   it('reads the BODACC register field, which holds the SIREN spaced and compact', () => {
     const bodacc = JSON.parse(fixture('registers/fr/bodacc-annonces-commerciales-registre-880878145.json'));
     const registre: string = bodacc.records[0].fields.registre;
-    for (const form of registre.split(',')) expect(recognizeFrIdentifier(form)).toMatchObject({ registrationNumber: '880878145' });
+    for (const form of registre.split(','))
+      expect(recognizeFrIdentifier(form)).toMatchObject({ registrationNumber: '880878145' });
   });
 
   it('flags the unknown SIRET of the no-result fixture: it fails Luhn', () => {
@@ -146,7 +163,10 @@ describe('recognizeFrIdentifier', () => {
         const siren = [...Array(10).keys()].map((d) => prefix + d).find(luhnValid)!;
         expect(isValidSiren(siren)).toBe(true);
         expect(isValidSiret(`${siren}00000`)).toBe(luhnValid(`${siren}00000`));
-        expect(recognizeFrIdentifier(`FR${frenchVatKey(siren)}${siren}`)).toMatchObject({ kind: 'number', registrationNumber: siren });
+        expect(recognizeFrIdentifier(`FR${frenchVatKey(siren)}${siren}`)).toMatchObject({
+          kind: 'number',
+          registrationNumber: siren,
+        });
       }),
     );
   });

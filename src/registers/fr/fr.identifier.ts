@@ -42,8 +42,10 @@ export const recognizeFrIdentifier: IdentifierRecognizer = (query: string): Iden
   const vat = /^FR(\d{2})(\d{9})$/.exec(compact);
   if (vat) {
     const [, key, siren] = vat;
-    if (!isValidSiren(siren)) return invalid(`${compact} is not a valid French VAT number: the SIREN in it has a wrong check digit.`);
-    if (frenchVatKey(siren) !== key) return invalid(`${compact} is not a valid French VAT number: its key (the two digits after FR) is wrong.`);
+    if (!isValidSiren(siren))
+      return invalid(`${compact} is not a valid French VAT number: the SIREN in it has a wrong check digit.`);
+    if (frenchVatKey(siren) !== key)
+      return invalid(`${compact} is not a valid French VAT number: its key (the two digits after FR) is wrong.`);
     return { kind: 'number', registrationNumber: siren, scheme: 'vat' };
   }
   return { kind: 'name' };

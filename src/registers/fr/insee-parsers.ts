@@ -104,7 +104,10 @@ function fromEtablissement(e: Etablissement): FrRecord {
 
 function toRecord(siren: string, u: UniteCourante, a: Adresse | null): FrRecord {
   const denomination = nd(u.denominationUniteLegale);
-  const person = [nd(u.prenomUsuelUniteLegale) ?? nd(u.prenom1UniteLegale), nd(u.nomUsageUniteLegale) ?? nd(u.nomUniteLegale)]
+  const person = [
+    nd(u.prenomUsuelUniteLegale) ?? nd(u.prenom1UniteLegale),
+    nd(u.nomUsageUniteLegale) ?? nd(u.nomUniteLegale),
+  ]
     .filter(Boolean)
     .join(' ');
   const name = denomination ?? (person || null);
@@ -151,11 +154,48 @@ function nd(value: string | null | undefined): string | null {
 
 /** INSEE's street-type codes, spelt out as recherche-entreprises spells them ("AV" → "AVENUE"). */
 const TYPES_VOIE: Readonly<Record<string, string>> = lookupTable({
-  ALL: 'ALLÉE', AV: 'AVENUE', BD: 'BOULEVARD', CAR: 'CARREFOUR', CHE: 'CHEMIN', CHEM: 'CHEMINEMENT', CHS: 'CHAUSSÉE',
-  COR: 'CORNICHE', CRS: 'COURS', DOM: 'DOMAINE', DSC: 'DESCENTE', ECA: 'ÉCART', ESP: 'ESPLANADE', FG: 'FAUBOURG',
-  GR: 'GRANDE RUE', HAM: 'HAMEAU', HLE: 'HALLE', IMP: 'IMPASSE', LD: 'LIEU DIT', LOT: 'LOTISSEMENT', MAR: 'MARCHÉ',
-  MTE: 'MONTÉE', PAS: 'PASSAGE', PL: 'PLACE', PLN: 'PLAINE', PLT: 'PLATEAU', PRO: 'PROMENADE', PRV: 'PARVIS',
-  QUA: 'QUARTIER', RES: 'RÉSIDENCE', RLE: 'RUELLE', ROC: 'ROCADE', RPT: 'ROND POINT', RTE: 'ROUTE', SEN: 'SENTIER',
-  SQ: 'SQUARE', TPL: 'TERRE-PLEIN', TRA: 'TRAVERSE', VLA: 'VILLA', VLGE: 'VILLAGE', ZA: 'ZONE ARTISANALE',
-  ZAC: "ZONE D'AMÉNAGEMENT CONCERTÉ", ZAD: "ZONE D'AMÉNAGEMENT DIFFÉRÉ", ZI: 'ZONE INDUSTRIELLE',
+  ALL: 'ALLÉE',
+  AV: 'AVENUE',
+  BD: 'BOULEVARD',
+  CAR: 'CARREFOUR',
+  CHE: 'CHEMIN',
+  CHEM: 'CHEMINEMENT',
+  CHS: 'CHAUSSÉE',
+  COR: 'CORNICHE',
+  CRS: 'COURS',
+  DOM: 'DOMAINE',
+  DSC: 'DESCENTE',
+  ECA: 'ÉCART',
+  ESP: 'ESPLANADE',
+  FG: 'FAUBOURG',
+  GR: 'GRANDE RUE',
+  HAM: 'HAMEAU',
+  HLE: 'HALLE',
+  IMP: 'IMPASSE',
+  LD: 'LIEU DIT',
+  LOT: 'LOTISSEMENT',
+  MAR: 'MARCHÉ',
+  MTE: 'MONTÉE',
+  PAS: 'PASSAGE',
+  PL: 'PLACE',
+  PLN: 'PLAINE',
+  PLT: 'PLATEAU',
+  PRO: 'PROMENADE',
+  PRV: 'PARVIS',
+  QUA: 'QUARTIER',
+  RES: 'RÉSIDENCE',
+  RLE: 'RUELLE',
+  ROC: 'ROCADE',
+  RPT: 'ROND POINT',
+  RTE: 'ROUTE',
+  SEN: 'SENTIER',
+  SQ: 'SQUARE',
+  TPL: 'TERRE-PLEIN',
+  TRA: 'TRAVERSE',
+  VLA: 'VILLA',
+  VLGE: 'VILLAGE',
+  ZA: 'ZONE ARTISANALE',
+  ZAC: "ZONE D'AMÉNAGEMENT CONCERTÉ",
+  ZAD: "ZONE D'AMÉNAGEMENT DIFFÉRÉ",
+  ZI: 'ZONE INDUSTRIELLE',
 });

@@ -51,7 +51,10 @@ type Unite = z.infer<typeof unite>;
 const searchBody = z.object({ results: z.array(z.unknown()), total_results: z.number().nullish() });
 
 /** Sirene's administrative state of a legal unit, worded as INSEE words it: A = Active, C = Cessée. */
-export function sireneStatus(etat: string | null | undefined): { status: string | null; statusCategory: StatusCategory } {
+export function sireneStatus(etat: string | null | undefined): {
+  status: string | null;
+  statusCategory: StatusCategory;
+} {
   if (etat === 'A') return { status: 'Active', statusCategory: 'active' };
   // Sirene has no liquidation state: C covers radiation, dissolution and a sole trader's end of activity.
   if (etat === 'C') return { status: 'Cessée', statusCategory: 'dissolved' };
@@ -105,7 +108,10 @@ export function parseDirigeants(dirigeants: Array<z.infer<typeof dirigeant>>): O
       if (name) officers.push({ name, role, kind: 'company', appointedOn: null, resignedOn: null });
       continue;
     }
-    const name = [d.prenoms, d.nom].map((p) => p?.trim()).filter(Boolean).join(' ');
+    const name = [d.prenoms, d.nom]
+      .map((p) => p?.trim())
+      .filter(Boolean)
+      .join(' ');
     if (name) officers.push({ name, role, kind: 'person', appointedOn: null, resignedOn: null });
   }
   return officers;
@@ -136,7 +142,9 @@ export function formatFrenchAddress(a: FrenchAddress): string | null {
   const place = t(a.cedex)
     ? [t(a.cedex), t(a.libelleCedex)].filter(Boolean).join(' ')
     : [t(a.codePostal), t(a.commune) ?? t(a.communeEtranger)].filter(Boolean).join(' ');
-  const lines = [t(a.complement), street || null, t(a.distributionSpeciale), place || null, t(a.paysEtranger)].filter(Boolean);
+  const lines = [t(a.complement), street || null, t(a.distributionSpeciale), place || null, t(a.paysEtranger)].filter(
+    Boolean,
+  );
   return lines.length ? lines.join(', ') : null;
 }
 

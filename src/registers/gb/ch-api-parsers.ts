@@ -50,25 +50,29 @@ const searchItem = z.object({
   address: address.nullish(),
   address_snippet: text,
 });
-const search = z.object({ items: z.array(searchItem).nullish(), total_results: z.number().nullish() }).refine(
-  (s) => Array.isArray(s.items) || typeof s.total_results === 'number',
-  'neither items nor total_results',
-);
+const search = z
+  .object({ items: z.array(searchItem).nullish(), total_results: z.number().nullish() })
+  .refine((s) => Array.isArray(s.items) || typeof s.total_results === 'number', 'neither items nor total_results');
 
 const officerList = z.object({
-  items: z.array(
-    z.object({
-      name: z.string().min(1),
-      officer_role: z.string().min(1),
-      appointed_on: text,
-      resigned_on: text,
-    }),
-  ).nullish(),
+  items: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        officer_role: z.string().min(1),
+        appointed_on: text,
+        resigned_on: text,
+      }),
+    )
+    .nullish(),
   total_results: z.number().nullish(),
 });
 
 /** The register's wording of a status: its label, with the detail as the website shows it ("Active — Active proposal to strike off"). */
-export function chStatus(code: string | null | undefined, detail?: string | null): { status: string | null; statusCategory: StatusCategory } {
+export function chStatus(
+  code: string | null | undefined,
+  detail?: string | null,
+): { status: string | null; statusCategory: StatusCategory } {
   if (!code) return { status: null, statusCategory: 'unknown' };
   const label = COMPANY_STATUS_LABELS[code] ?? code;
   const detailLabel = detail ? (COMPANY_STATUS_DETAIL_LABELS[detail] ?? detail) : '';
@@ -84,7 +88,10 @@ export function chLegalForm(type: string | null | undefined): string | null {
 
 export function parseCompanyProfile(body: unknown): ChRecord {
   const parsed = profile.safeParse(body);
-  if (!parsed.success) throw UpstreamError.invalidResponse('Companies House sent a company profile without company_number or company_name');
+  if (!parsed.success)
+    throw UpstreamError.invalidResponse(
+      'Companies House sent a company profile without company_number or company_name',
+    );
   const p = parsed.data;
   const roa = p.registered_office_address ?? null;
   return {
@@ -118,14 +125,19 @@ export function parseCompanySearch(body: unknown): ChRecord[] {
     address: item.address ? formatChAddress(item.address) : item.address_snippet?.trim() || null,
     city: item.address?.locality?.trim() || null,
     incorporationDate: isoDate(item.date_of_creation),
-    extra: compact({ companyStatus: item.company_status, companyType: item.company_type, dateOfCessation: isoDate(item.date_of_cessation) }),
+    extra: compact({
+      companyStatus: item.company_status,
+      companyType: item.company_type,
+      dateOfCessation: isoDate(item.date_of_cessation),
+    }),
   }));
 }
 
 /** Officers (current and resigned) with Companies House's role labels; corporate-* roles are companies. */
 export function parseOfficerList(body: unknown): { officers: Officer[]; totalResults: number | null } {
   const parsed = officerList.safeParse(body);
-  if (!parsed.success) throw UpstreamError.invalidResponse('Companies House sent an officer list without names or roles');
+  if (!parsed.success)
+    throw UpstreamError.invalidResponse('Companies House sent an officer list without names or roles');
   const officers = (parsed.data.items ?? []).map((o) => ({
     name: o.name.trim(),
     role: OFFICER_ROLE_LABELS[o.officer_role] ?? o.officer_role,
@@ -154,7 +166,9 @@ export function formatChAddress(a: ChAddress): string | null {
   const premises = clean(a.premises);
   const line1 = clean(a.address_line_1);
   const street =
-    premises && line1 && /^\d[\dA-Za-z]*(?:\s*[-/]\s*\d+[A-Za-z]?)?$/.test(premises) ? [`${premises} ${line1}`] : [premises, line1];
+    premises && line1 && /^\d[\dA-Za-z]*(?:\s*[-/]\s*\d+[A-Za-z]?)?$/.test(premises)
+      ? [`${premises} ${line1}`]
+      : [premises, line1];
   const careOf = clean(a.care_of);
   const poBox = clean(a.po_box);
   const parts = [

@@ -43,7 +43,8 @@ export const COMPANY_TYPE_LABELS: Readonly<Record<string, string>> = lookupTable
   ltd: 'Private limited company',
   plc: 'Public limited company',
   'old-public-company': 'Old public company',
-  'private-limited-guarant-nsc-limited-exemption': "Private Limited Company by guarantee without share capital, use of 'Limited' exemption",
+  'private-limited-guarant-nsc-limited-exemption':
+    "Private Limited Company by guarantee without share capital, use of 'Limited' exemption",
   'limited-partnership': 'Limited partnership',
   'private-limited-guarant-nsc': 'Private limited by guarantee without share capital',
   'converted-or-closed': 'Converted / closed',
@@ -147,4 +148,5 @@ export function companyStatusCodeOfLabel(label: string): string | null {
 
 // The first code of each label wins, as a search through the table in order would find it.
 const STATUS_CODE_BY_LABEL = new Map<string, string>();
-for (const [code, l] of Object.entries(COMPANY_STATUS_LABELS)) if (!STATUS_CODE_BY_LABEL.has(l.toLowerCase())) STATUS_CODE_BY_LABEL.set(l.toLowerCase(), code);
+for (const [code, l] of Object.entries(COMPANY_STATUS_LABELS))
+  if (!STATUS_CODE_BY_LABEL.has(l.toLowerCase())) STATUS_CODE_BY_LABEL.set(l.toLowerCase(), code);

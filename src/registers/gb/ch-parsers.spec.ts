@@ -60,8 +60,14 @@ describe('Companies House API parsers', () => {
   });
 
   it('words a status detail as the website does', () => {
-    const body = { ...JSON.parse(fixture(`${G}/ch-company-profile-08957400.json`)), company_status_detail: 'active-proposal-to-strike-off' };
-    expect(parseCompanyProfile(body)).toMatchObject({ status: 'Active — Active proposal to strike off', statusCategory: 'active' });
+    const body = {
+      ...JSON.parse(fixture(`${G}/ch-company-profile-08957400.json`)),
+      company_status_detail: 'active-proposal-to-strike-off',
+    };
+    expect(parseCompanyProfile(body)).toMatchObject({
+      status: 'Active — Active proposal to strike off',
+      statusCategory: 'active',
+    });
   });
 
   it('reads officers with role labels, optional dates and corporate kinds', () => {
@@ -69,7 +75,13 @@ describe('Companies House API parsers', () => {
     expect(totalResults).toBe(7);
     expect(officers).toHaveLength(7);
     // The current secretary has no appointed_on at all in the recording.
-    expect(officers[0]).toEqual({ name: 'STEVENSON, Elizabeth Mary', role: 'Secretary', kind: 'person', appointedOn: null, resignedOn: null });
+    expect(officers[0]).toEqual({
+      name: 'STEVENSON, Elizabeth Mary',
+      role: 'Secretary',
+      kind: 'person',
+      appointedOn: null,
+      resignedOn: null,
+    });
     expect(officers[3]).toEqual({
       name: 'LONDON LAW SECRETARIAL LIMITED',
       role: 'Nominee Secretary',
@@ -80,13 +92,40 @@ describe('Companies House API parsers', () => {
   });
 
   it.each([
-    [{ premises: '74 ', address_line_1: 'Lairgate', locality: 'Beverley', region: 'East Yorkshire', country: 'United Kingdom', postal_code: 'HU17 8EU' }, '74 Lairgate, Beverley, East Yorkshire, United Kingdom, HU17 8EU'],
-    [{ premises: 'Flat 5, ', address_line_1: 'Treloar House', address_line_2: '397 Cambridge Heath Road', locality: 'London' }, 'Flat 5, Treloar House, 397 Cambridge Heath Road, London'],
-    [{ premises: '20-22 ', address_line_1: 'Wenlock Road', locality: 'London', region: null, postal_code: 'N1 7GU' }, '20-22 Wenlock Road, London, N1 7GU'],
-    [{ care_of: 'Yuki San', address_line_1: '51 Notte Street', locality: 'Plymouth' }, 'C/O Yuki San, 51 Notte Street, Plymouth'],
+    [
+      {
+        premises: '74 ',
+        address_line_1: 'Lairgate',
+        locality: 'Beverley',
+        region: 'East Yorkshire',
+        country: 'United Kingdom',
+        postal_code: 'HU17 8EU',
+      },
+      '74 Lairgate, Beverley, East Yorkshire, United Kingdom, HU17 8EU',
+    ],
+    [
+      {
+        premises: 'Flat 5, ',
+        address_line_1: 'Treloar House',
+        address_line_2: '397 Cambridge Heath Road',
+        locality: 'London',
+      },
+      'Flat 5, Treloar House, 397 Cambridge Heath Road, London',
+    ],
+    [
+      { premises: '20-22 ', address_line_1: 'Wenlock Road', locality: 'London', region: null, postal_code: 'N1 7GU' },
+      '20-22 Wenlock Road, London, N1 7GU',
+    ],
+    [
+      { care_of: 'Yuki San', address_line_1: '51 Notte Street', locality: 'Plymouth' },
+      'C/O Yuki San, 51 Notte Street, Plymouth',
+    ],
     [{}, null],
     // Runs of white space (tabs, a no-break space) made one space, a trailing comma dropped, a part of only a comma left out.
-    [{ address_line_1: '1  High\tStreet,', locality: 'Long\u00a0Sutton ', region: ' , ', postal_code: 'PE12  9AA' }, '1 High Street, Long Sutton, PE12 9AA'],
+    [
+      { address_line_1: '1  High\tStreet,', locality: 'Long\u00a0Sutton ', region: ' , ', postal_code: 'PE12  9AA' },
+      '1 High Street, Long Sutton, PE12 9AA',
+    ],
   ])('formats %j', (address, expected) => {
     expect(formatChAddress(address)).toBe(expected);
   });
@@ -121,7 +160,11 @@ describe('Companies House website parsers', () => {
   it('reads a results page built from the template, ignoring "matching previous names"', () => {
     const results = parseWebSearch(fixture(`${G}/ch-web-search-q-you-constructed-from-templates.html`));
     expect(results).toHaveLength(15);
-    expect(results[1]).toMatchObject({ name: 'CLEVER TEC LTD', registrationNumber: '11722385', incorporationDate: '2018-12-11' });
+    expect(results[1]).toMatchObject({
+      name: 'CLEVER TEC LTD',
+      registrationNumber: '11722385',
+      incorporationDate: '2018-12-11',
+    });
     expect(results[4]).toMatchObject({
       name: 'YOU & CO. LTD',
       registrationNumber: '08051585',
@@ -138,9 +181,9 @@ describe('Companies House website parsers', () => {
   });
 
   it('refuses a page that is neither results nor no-results', () => {
-    expect(() => parseWebSearch('<html><body><h1>Sorry, there is a problem with the service</h1></body></html>')).toThrow(
-      expect.objectContaining({ errorClass: 'invalid_response' }),
-    );
+    expect(() =>
+      parseWebSearch('<html><body><h1>Sorry, there is a problem with the service</h1></body></html>'),
+    ).toThrow(expect.objectContaining({ errorClass: 'invalid_response' }));
   });
 
   it('reads the company page and refuses another company', () => {
@@ -153,11 +196,15 @@ describe('Companies House website parsers', () => {
       address: '71 New Dover Road, Canterbury, England, CT1 3DZ',
       incorporationDate: '2014-03-25',
     });
-    expect(() => parseWebCompany(html, '00445790')).toThrow(expect.objectContaining({ errorClass: 'invalid_response' }));
+    expect(() => parseWebCompany(html, '00445790')).toThrow(
+      expect.objectContaining({ errorClass: 'invalid_response' }),
+    );
   });
 
   it('reads the officers page; a company without identification is told by its name and missing birth date', () => {
-    const { officers, nextPage } = parseWebOfficers(fixture(`${G}/ch-web-officers-04475590-constructed-from-templates.html`));
+    const { officers, nextPage } = parseWebOfficers(
+      fixture(`${G}/ch-web-officers-04475590-constructed-from-templates.html`),
+    );
     expect(nextPage).toBeNull();
     expect(officers.map((o) => [o.name, o.role, o.kind, o.appointedOn, o.resignedOn])).toEqual([
       ['STEVENSON, Elizabeth Mary', 'Secretary', 'person', null, null],

@@ -2,7 +2,12 @@ import type * as Cheerio from 'cheerio';
 import type { Officer } from '../connector';
 import { UpstreamError } from '../upstream-error';
 import type { ChRecord } from './ch-api-parsers';
-import { CESSATION_LABELS, COMPANY_STATUS_CATEGORIES, COMPANY_STATUS_LABELS, companyStatusCodeOfLabel } from './ch-constants';
+import {
+  CESSATION_LABELS,
+  COMPANY_STATUS_CATEGORIES,
+  COMPANY_STATUS_LABELS,
+  companyStatusCodeOfLabel,
+} from './ch-constants';
 
 /**
  * Cheerio, loaded when a page is first parsed: 0.2 s at the start of every process that loads
@@ -22,7 +27,20 @@ function cheerio(): typeof Cheerio {
  * that has none of them (an error page, a maintenance page) instead of answering "no result".
  */
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /** "2 July 2002" / " 2 July 2002" (CH's isodate_as_string) → "2002-07-02"; null otherwise. */
 export function parseChDate(value: string | null | undefined): string | null {
@@ -38,7 +56,8 @@ function squash(value: string | undefined | null): string {
   return (value ?? '').replace(/\s+/g, ' ').trim();
 }
 
-const BIRTH = /\b(?:Incorporated|Registered|Formed|Opened|First UK establishment opened) on\s+(\d{1,2}\s+[A-Za-z]+\s+\d{4})/;
+const BIRTH =
+  /\b(?:Incorporated|Registered|Formed|Opened|First UK establishment opened) on\s+(\d{1,2}\s+[A-Za-z]+\s+\d{4})/;
 const CESSATION = /\b(Dissolved|Closed|Removed) on\s+(\d{1,2}\s+[A-Za-z]+\s+\d{4})/;
 
 /**
@@ -58,11 +77,14 @@ export function parseWebSearch(html: string): ChRecord[] {
     const link = $(li).find('h3 a').first();
     const number = /\/company\/([A-Z0-9]{8})\b/i.exec(link.attr('href') ?? '')?.[1]?.toUpperCase();
     const name = squash(link.text());
-    if (!number || !name) throw UpstreamError.invalidResponse('Companies House sent a search result without a company link');
+    if (!number || !name)
+      throw UpstreamError.invalidResponse('Companies House sent a search result without a company link');
     const description = squash($(li).find('p.meta.crumbtrail').not('.inset').first().text());
     const address = squash($(li).children('p').not('.meta').last().text()) || null;
     const ended = CESSATION.exec(description);
-    const code = ended ? Object.keys(CESSATION_LABELS).find((k) => CESSATION_LABELS[k].startsWith(ended[1])) ?? null : null;
+    const code = ended
+      ? (Object.keys(CESSATION_LABELS).find((k) => CESSATION_LABELS[k].startsWith(ended[1])) ?? null)
+      : null;
     records.push({
       name,
       registrationNumber: number,
@@ -88,8 +110,10 @@ export function parseWebCompany(html: string, requested?: string): ChRecord {
   const $ = cheerio().load(html);
   const number = squash($('#company-number strong').first().text()).toUpperCase();
   const name = squash($('.company-header .heading-xlarge').first().text());
-  if (!number || !name) throw UpstreamError.invalidResponse('Companies House sent a page that is not a company overview');
-  if (requested !== undefined && number !== requested) throw UpstreamError.invalidResponse(`Companies House answered ${requested} with company ${number}`);
+  if (!number || !name)
+    throw UpstreamError.invalidResponse('Companies House sent a page that is not a company overview');
+  if (requested !== undefined && number !== requested)
+    throw UpstreamError.invalidResponse(`Companies House answered ${requested} with company ${number}`);
   const status = squash($('#company-status').first().text()) || null;
   const code = status ? companyStatusCodeOfLabel(status.split('—')[0]) : null;
   const cessation = parseChDate($('#cessation-date').first().text());
@@ -107,7 +131,8 @@ export function parseWebCompany(html: string, requested?: string): ChRecord {
   };
 }
 
-const CORPORATE_IDENTIFICATION = /Registered in a (?:Non )?European Economic Area|UK Limited Company|Other Corporate Body or Firm|Corporate Partner/i;
+const CORPORATE_IDENTIFICATION =
+  /Registered in a (?:Non )?European Economic Area|UK Limited Company|Other Corporate Body or Firm|Corporate Partner/i;
 
 /**
  * The officers page `/company/{number}/officers`: one `appointment-N` block per officer with

@@ -1,7 +1,14 @@
 import type { Readable } from 'node:stream';
 import type { StatusCategory } from '../connector';
 import { csvRecords, headerIndex } from '../../dataset/import/csv-records';
-import { DatasetFileError, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../../dataset/import/dataset-row';
+import {
+  DatasetFileError,
+  ReaderContext,
+  ReaderItem,
+  RecordRejected,
+  rejected,
+  row,
+} from '../../dataset/import/dataset-row';
 import { chStatus, formatChAddress } from './ch-api-parsers';
 import { COMPANY_TYPE_LABELS, companyStatusCodeOfLabel } from './ch-constants';
 import { dateDmy, requiredName, requiredNumber, text } from '../../dataset/import/values';
@@ -78,7 +85,8 @@ const DMY_DIGITS = [0, 1, 3, 4, 6, 7, 8, 9];
  * 1–12, a year from 1000. Anything else (empty, days 29–31, malformed) goes the checked way.
  */
 function dmyDate(value: string, checked: (value: string) => string | null): string | null {
-  if (value.length !== 10 || value.charCodeAt(2) !== SLASH || value.charCodeAt(5) !== SLASH) return value === '' ? null : checked(value);
+  if (value.length !== 10 || value.charCodeAt(2) !== SLASH || value.charCodeAt(5) !== SLASH)
+    return value === '' ? null : checked(value);
   for (const i of DMY_DIGITS) {
     const c = value.charCodeAt(i);
     if (c < 48 || c > 57) return checked(value);
@@ -140,7 +148,9 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
         keep.columns = header.map((_, i) => Object.values(col).includes(i));
         const missing = ['name', 'number', 'status', 'incorporation'].filter((k) => col[k] < 0);
         if (missing.length) {
-          throw new DatasetFileError(`not a BasicCompanyData CSV: header lacks ${missing.map((m) => ({ name: 'CompanyName', number: 'CompanyNumber', status: 'CompanyStatus', incorporation: 'IncorporationDate' })[m]).join(', ')}`);
+          throw new DatasetFileError(
+            `not a BasicCompanyData CSV: header lacks ${missing.map((m) => ({ name: 'CompanyName', number: 'CompanyNumber', status: 'CompanyStatus', incorporation: 'IncorporationDate' })[m]).join(', ')}`,
+          );
         }
         continue;
       }
@@ -157,29 +167,31 @@ export async function* readGbBasicCompanyData(input: Readable, ctx: ReaderContex
           if (sic !== null) sicCodes.push(sic);
         }
         const get = (i: number) => (i >= 0 ? f[i] : undefined);
-        out.push(row({
-          country: 'GB',
-          registrationNumber,
-          otherNumbers: [],
-          name: requiredName(f[col.name], 'CompanyName'),
-          ...statusOf(f[col.status]),
-          legalForm: gbLegalForm(text(get(col.category))),
-          address: formatChAddress({
-            care_of: text(get(col.careOf)),
-            po_box: text(get(col.poBox)),
-            address_line_1: text(get(col.line1)),
-            address_line_2: text(get(col.line2)),
-            locality: text(get(col.town)),
-            region: text(get(col.county)),
-            country: text(get(col.country)),
-            postal_code: text(get(col.postcode)),
+        out.push(
+          row({
+            country: 'GB',
+            registrationNumber,
+            otherNumbers: [],
+            name: requiredName(f[col.name], 'CompanyName'),
+            ...statusOf(f[col.status]),
+            legalForm: gbLegalForm(text(get(col.category))),
+            address: formatChAddress({
+              care_of: text(get(col.careOf)),
+              po_box: text(get(col.poBox)),
+              address_line_1: text(get(col.line1)),
+              address_line_2: text(get(col.line2)),
+              locality: text(get(col.town)),
+              region: text(get(col.county)),
+              country: text(get(col.country)),
+              postal_code: text(get(col.postcode)),
+            }),
+            city: text(get(col.town)),
+            incorporationDate: dmyDate(f[col.incorporation], incorporationOf),
+            sourceUrl: `${web}/company/${registrationNumber}`,
+            extra: gbExtra(sicCodes, col.dissolution >= 0 ? dmyDate(f[col.dissolution], dissolutionOf) : null),
+            copyPlain: item.plain && webPlain,
           }),
-          city: text(get(col.town)),
-          incorporationDate: dmyDate(f[col.incorporation], incorporationOf),
-          sourceUrl: `${web}/company/${registrationNumber}`,
-          extra: gbExtra(sicCodes, col.dissolution >= 0 ? dmyDate(f[col.dissolution], dissolutionOf) : null),
-          copyPlain: item.plain && webPlain,
-        }));
+        );
       } catch (err) {
         if (!(err instanceof RecordRejected)) throw err;
         out.push(rejected(item.line, err.reason, err.detail));

@@ -31,7 +31,10 @@ export class GbCompaniesStream implements ChangeStream {
   private readonly registerName = findRegister('GB')!.name;
   private readonly clock: Clock;
 
-  constructor({ config, http, clock }: ChangeSourceDeps, private readonly idleMs = GB_STREAM_IDLE_MS) {
+  constructor(
+    { config, http, clock }: ChangeSourceDeps,
+    private readonly idleMs = GB_STREAM_IDLE_MS,
+  ) {
     const register = config.register('GB');
     this.client = http.forRegister('GB', 'STREAM', { timeoutMs: idleMs, retries: 0 });
     this.key = register.credentials.STREAM_KEY;
@@ -40,8 +43,14 @@ export class GbCompaniesStream implements ChangeStream {
     this.clock = clock;
   }
 
-  async run(cursor: string | null, onEntry: (entry: FeedEntry | null, cursor: string) => Promise<void>, signal: AbortSignal, onConnected?: () => void): Promise<void> {
-    if (!this.key) throw new UpstreamError('unauthorized', 'No Companies House stream key (REGISTER_GB_STREAM_KEY) is configured.');
+  async run(
+    cursor: string | null,
+    onEntry: (entry: FeedEntry | null, cursor: string) => Promise<void>,
+    signal: AbortSignal,
+    onConnected?: () => void,
+  ): Promise<void> {
+    if (!this.key)
+      throw new UpstreamError('unauthorized', 'No Companies House stream key (REGISTER_GB_STREAM_KEY) is configured.');
     const after = cursor === null ? null : Number(cursor);
     let res;
     try {
@@ -61,7 +70,10 @@ export class GbCompaniesStream implements ChangeStream {
     let idle: NodeJS.Timeout | undefined;
     const arm = () => {
       clearTimeout(idle);
-      idle = setTimeout(() => body.destroy(new UpstreamError('timeout', `no data nor heartbeat from the stream for ${this.idleMs} ms`)), this.idleMs);
+      idle = setTimeout(
+        () => body.destroy(new UpstreamError('timeout', `no data nor heartbeat from the stream for ${this.idleMs} ms`)),
+        this.idleMs,
+      );
     };
     const abort = () => body.destroy();
     signal.addEventListener('abort', abort, { once: true });
@@ -99,7 +111,8 @@ export class GbCompaniesStream implements ChangeStream {
       throw UpstreamError.invalidResponse('the Companies House stream sent a line that is not JSON');
     }
     const parsed = event.safeParse(json);
-    if (!parsed.success) throw UpstreamError.invalidResponse('the Companies House stream sent an event without timepoint');
+    if (!parsed.success)
+      throw UpstreamError.invalidResponse('the Companies House stream sent an event without timepoint');
     const { timepoint, type } = parsed.data.event;
     // Only company profiles; a "deleted" profile carries no record to compare.
     if (parsed.data.resource_kind !== 'company-profile' || type === 'deleted') return { timepoint, entry: null };

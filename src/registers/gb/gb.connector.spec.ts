@@ -9,9 +9,15 @@ const NOW = '2026-05-04T11:00:00.500Z';
 const G = 'registers/gb';
 const KEY = 'test-ch-key-5f1e';
 const REGISTER = 'Companies House register of companies';
-const page = (name: string): FakeResponse => ({ fixture: `${G}/${name}`, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+const page = (name: string): FakeResponse => ({
+  fixture: `${G}/${name}`,
+  headers: { 'Content-Type': 'text/html; charset=utf-8' },
+});
 /** Companies House's 404 answer has a small JSON error body; its content is not read. */
-const NOT_FOUND: FakeResponse = { status: 404, body: '{"errors":[{"error":"company-profile-not-found","type":"ch:service"}]}' };
+const NOT_FOUND: FakeResponse = {
+  status: 404,
+  body: '{"errors":[{"error":"company-profile-not-found","type":"ch:service"}]}',
+};
 
 describe('GbConnector (Companies House)', () => {
   const fake = new FakeRegister();
@@ -80,8 +86,16 @@ describe('GbConnector (Companies House)', () => {
       fake.get('/search/companies', { fixture: `${G}/ch-search-companies-q-active-with-dissolved.json` });
       const results = await gb.searchByName('active', 20);
       const byNumber = Object.fromEntries(results.map((r) => [r.registrationNumber, r]));
-      expect(byNumber['10418261']).toMatchObject({ status: 'Dissolved', statusCategory: 'dissolved', extra: { dateOfCessation: '2017-08-22' } });
-      expect(byNumber.OE001962).toMatchObject({ status: 'Registered', statusCategory: 'active', legalForm: 'Overseas entity' });
+      expect(byNumber['10418261']).toMatchObject({
+        status: 'Dissolved',
+        statusCategory: 'dissolved',
+        extra: { dateOfCessation: '2017-08-22' },
+      });
+      expect(byNumber.OE001962).toMatchObject({
+        status: 'Registered',
+        statusCategory: 'active',
+        legalForm: 'Overseas entity',
+      });
       expect(byNumber.SL020083).toMatchObject({ legalForm: 'Limited partnership', city: 'Edinburgh' });
     });
 
@@ -89,10 +103,24 @@ describe('GbConnector (Companies House)', () => {
       fake.get('/company/04475590', { fixture: `${G}/ch-company-profile-04475590-derived-from-search-item.json` });
       fake.get('/company/04475590/officers', { fixture: `${G}/ch-company-officers-04475590.json` });
       const detail = await gb.lookup('4475590');
-      expect(detail).toMatchObject({ name: 'YOU LIMITED', registrationNumber: '04475590', legalForm: 'Private limited company' });
+      expect(detail).toMatchObject({
+        name: 'YOU LIMITED',
+        registrationNumber: '04475590',
+        legalForm: 'Private limited company',
+      });
       expect(detail!.officers).toHaveLength(7);
-      expect(detail!.officers![1]).toEqual({ name: 'STEVENSON, Benjamin Thomas', role: 'Director', kind: 'person', appointedOn: '2017-09-02', resignedOn: null });
-      expect(detail!.officers![3]).toMatchObject({ name: 'LONDON LAW SECRETARIAL LIMITED', kind: 'company', resignedOn: '2002-07-02' });
+      expect(detail!.officers![1]).toEqual({
+        name: 'STEVENSON, Benjamin Thomas',
+        role: 'Director',
+        kind: 'person',
+        appointedOn: '2017-09-02',
+        resignedOn: null,
+      });
+      expect(detail!.officers![3]).toMatchObject({
+        name: 'LONDON LAW SECRETARIAL LIMITED',
+        kind: 'company',
+        resignedOn: '2002-07-02',
+      });
       const officerRequests = fake.requestsTo('/company/04475590/officers');
       expect(officerRequests).toHaveLength(1);
       expect(officerRequests[0].query.get('items_per_page')).toBe('100');
@@ -178,7 +206,13 @@ describe('GbConnector (Companies House)', () => {
         name: 'YOU LIMITED',
         registrationNumber: '04475590',
         incorporationDate: '2002-07-02',
-        source: { register: REGISTER, url: `${fake.url}/company/04475590`, official: true, kind: 'native_official_website', retrievedAt: NOW },
+        source: {
+          register: REGISTER,
+          url: `${fake.url}/company/04475590`,
+          official: true,
+          kind: 'native_official_website',
+          retrievedAt: NOW,
+        },
       });
     });
 
@@ -236,7 +270,10 @@ describe('GbConnector (Companies House)', () => {
       await expect(gb.searchByName('you', 5)).rejects.toMatchObject({ errorClass: 'http_5xx' });
       fake.get('/company/08957400', { reset: true });
       await expect(gb.lookup('08957400')).rejects.toMatchObject({ errorClass: 'connection_reset' });
-      fake.get('/company/08957400', { delayMs: 1_500, ...page('ch-web-company-08957400-constructed-from-templates.html') });
+      fake.get('/company/08957400', {
+        delayMs: 1_500,
+        ...page('ch-web-company-08957400-constructed-from-templates.html'),
+      });
       await expect(gb.lookup('08957400')).rejects.toMatchObject({ errorClass: 'timeout' });
     });
 

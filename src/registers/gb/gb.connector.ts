@@ -5,7 +5,14 @@ import { AppConfig } from '../../core/config/app-config';
 import { HttpClientFactory } from '../../core/http/http-client.factory';
 import { normaliseGbCompanyNumber } from './gb.identifier';
 import { findRegister } from '../register-table';
-import type { CompanyDetail, CompanyRecord, ConnectorSource, Officer, RegisterConnector, SourceKind } from '../connector';
+import type {
+  CompanyDetail,
+  CompanyRecord,
+  ConnectorSource,
+  Officer,
+  RegisterConnector,
+  SourceKind,
+} from '../connector';
 import { answeredOrNotFound, jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { ChRecord, parseCompanyProfile, parseCompanySearch, parseOfficerList } from './ch-api-parsers';
@@ -30,19 +37,30 @@ export class GbConnector implements RegisterConnector {
   private readonly probeClient: AxiosInstance;
   private readonly webUrl: string;
 
-  constructor(config: AppConfig, http: HttpClientFactory, private readonly clock: Clock) {
+  constructor(
+    config: AppConfig,
+    http: HttpClientFactory,
+    private readonly clock: Clock,
+  ) {
     const register = config.register('GB');
     this.apiKey = register.credentials.API_KEY;
     this.api = http.forRegister('GB', 'API');
     this.web = http.forRegister('GB', 'WEB');
-    this.probeClient = http.forRegister('GB', this.apiKey ? 'API' : 'WEB', { timeoutMs: config.probe.timeoutMs, retries: 0 });
+    this.probeClient = http.forRegister('GB', this.apiKey ? 'API' : 'WEB', {
+      timeoutMs: config.probe.timeoutMs,
+      retries: 0,
+    });
     this.webUrl = register.urls.WEB;
   }
 
   source(): ConnectorSource {
     return this.apiKey
       ? { kind: 'native_official', official: true, description: 'the Companies House Public Data API' }
-      : { kind: 'native_official_website', official: true, description: "Companies House's public website (Find and update company information)" };
+      : {
+          kind: 'native_official_website',
+          official: true,
+          description: "Companies House's public website (Find and update company information)",
+        };
   }
 
   unavailableReason(): string | null {
@@ -51,7 +69,11 @@ export class GbConnector implements RegisterConnector {
 
   async searchByName(name: string, limit: number): Promise<CompanyRecord[]> {
     if (this.apiKey) {
-      const res = await this.call(this.api, '/search/companies', this.apiRequest({ params: { q: name, items_per_page: limit } }));
+      const res = await this.call(
+        this.api,
+        '/search/companies',
+        this.apiRequest({ params: { q: name, items_per_page: limit } }),
+      );
       return this.found(res, () => parseCompanySearch(jsonBody(res, 'Companies House')), limit);
     }
     const res = await this.webGet(this.web, '/search/companies', { q: name });
@@ -73,8 +95,11 @@ export class GbConnector implements RegisterConnector {
 
   async probe(): Promise<{ httpStatus: number }> {
     const path = `/company/${GB_PROBE_COMPANY_NUMBER}`;
-    const res = this.apiKey ? await this.call(this.probeClient, path, this.apiRequest({})) : await this.webGet(this.probeClient, path);
-    if (res.status !== 200) throw new UpstreamError('http_4xx', `Companies House answered HTTP ${res.status} to the probe`, res.status);
+    const res = this.apiKey
+      ? await this.call(this.probeClient, path, this.apiRequest({}))
+      : await this.webGet(this.probeClient, path);
+    if (res.status !== 200)
+      throw new UpstreamError('http_4xx', `Companies House answered HTTP ${res.status} to the probe`, res.status);
     if (this.apiKey) parseCompanyProfile(jsonBody(res, 'Companies House'));
     else parseWebCompany(html(res, res.data));
     return { httpStatus: res.status };
@@ -85,7 +110,8 @@ export class GbConnector implements RegisterConnector {
     const retrievedAt = this.clock.now().toISOString();
     if (res.status === 404) return null;
     const record = parseCompanyProfile(jsonBody(res, 'Companies House'));
-    if (record.registrationNumber !== number) throw UpstreamError.invalidResponse(`Companies House answered ${number} with ${record.registrationNumber}`);
+    if (record.registrationNumber !== number)
+      throw UpstreamError.invalidResponse(`Companies House answered ${number} with ${record.registrationNumber}`);
     return this.withSource(record, retrievedAt, 'native_official');
   }
 
@@ -130,7 +156,9 @@ export class GbConnector implements RegisterConnector {
     const retrievedAt = this.clock.now().toISOString();
     if (res.status === 404) return [];
     const kind = this.source().kind;
-    return parse(res.data).slice(0, limit).map((r) => this.withSource(r, retrievedAt, kind));
+    return parse(res.data)
+      .slice(0, limit)
+      .map((r) => this.withSource(r, retrievedAt, kind));
   }
 
   private apiRequest(config: AxiosRequestConfig): AxiosRequestConfig {
@@ -139,7 +167,12 @@ export class GbConnector implements RegisterConnector {
   }
 
   private webGet(client: AxiosInstance, path: string, params?: Record<string, unknown>): Promise<AxiosResponse> {
-    return this.call(client, path, { params, responseType: 'text', headers: { Accept: 'text/html' }, validateStatus: answeredOrNotFound });
+    return this.call(client, path, {
+      params,
+      responseType: 'text',
+      headers: { Accept: 'text/html' },
+      validateStatus: answeredOrNotFound,
+    });
   }
 
   private async call(client: AxiosInstance, path: string, config: AxiosRequestConfig): Promise<AxiosResponse> {
@@ -163,7 +196,6 @@ export class GbConnector implements RegisterConnector {
     };
   }
 }
-
 
 function html(res: AxiosResponse, body: unknown): string {
   if (typeof body !== 'string' || !/<html|<body|<article|<ul|<div/i.test(body)) {

@@ -18,19 +18,23 @@ export const GB_DEFINITION: RegisterDefinition = {
     },
     WEB: {
       defaultUrl: 'https://find-and-update.company-information.service.gov.uk',
-      description: "Companies House public website (search and company pages; used without a key)",
+      description: 'Companies House public website (search and company pages; used without a key)',
       politeness: { maxConcurrent: 2, minTimeMs: 250 },
     },
     STREAM: {
       defaultUrl: 'https://stream.companieshouse.gov.uk',
-      description: 'Companies House streaming API (companies stream; used for change detection when REGISTER_GB_STREAM_KEY is set)',
+      description:
+        'Companies House streaming API (companies stream; used for change detection when REGISTER_GB_STREAM_KEY is set)',
       // Companies House allows 2 connections per account; detection holds one.
       politeness: { maxConcurrent: 1, minTimeMs: 1_000 },
     },
   },
   credentials: {
     API_KEY: { description: 'Companies House REST API key (HTTP Basic username)' },
-    STREAM_KEY: { description: 'Companies House streaming API key (HTTP Basic username): change detection follows the companies stream instead of re-reading' },
+    STREAM_KEY: {
+      description:
+        'Companies House streaming API key (HTTP Basic username): change detection follows the companies stream instead of re-reading',
+    },
   },
   requiredCredentials: [],
   officersNote: 'Directors, secretaries and members with appointment and resignation dates (API and website)',

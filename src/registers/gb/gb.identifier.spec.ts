@@ -9,12 +9,17 @@ import { GB_COMPANY_NUMBER_PREFIXES, normaliseGbCompanyNumber, recognizeGbIdenti
 function numbersInFixtures(): string[] {
   const found = new Set<string>();
   // Recorded responses only: constructed or derived files hold no real numbers of their own.
-  for (const file of readdirSync(join(FIXTURES, 'registers/gb')).filter((f) => f.endsWith('.json') && !/constructed|derived/.test(f))) {
+  for (const file of readdirSync(join(FIXTURES, 'registers/gb')).filter(
+    (f) => f.endsWith('.json') && !/constructed|derived/.test(f),
+  )) {
     const text = fixture(`registers/gb/${file}`);
     for (const m of text.matchAll(/"company_number"\s*:\s*"([^"]+)"/g)) found.add(m[1]);
     for (const m of text.matchAll(/\/company\/([A-Z0-9]{8})\b/g)) found.add(m[1]);
   }
-  const rows = parse(fixture('registers/gb/ch-bulk-basiccompanydata-sample.csv'), { columns: true }) as Record<string, string>[];
+  const rows = parse(fixture('registers/gb/ch-bulk-basiccompanydata-sample.csv'), { columns: true }) as Record<
+    string,
+    string
+  >[];
   for (const row of rows) found.add(row[' CompanyNumber']);
   return [...found].sort();
 }
@@ -23,12 +28,18 @@ const real = numbersInFixtures();
 
 describe('recognizeGbIdentifier', () => {
   it('collects the real numbers of the recorded responses', () => {
-    expect(real).toEqual(expect.arrayContaining(['08957400', '04475590', 'OE001962', 'SC243739', 'SL020083', '12778855']));
+    expect(real).toEqual(
+      expect.arrayContaining(['08957400', '04475590', 'OE001962', 'SC243739', 'SL020083', '12778855']),
+    );
     expect(real.length).toBeGreaterThanOrEqual(40);
   });
 
   it.each(real)('recognises the real company number %s', (number) => {
-    expect(recognizeGbIdentifier(number)).toEqual({ kind: 'number', registrationNumber: number, scheme: 'company_number' });
+    expect(recognizeGbIdentifier(number)).toEqual({
+      kind: 'number',
+      registrationNumber: number,
+      scheme: 'company_number',
+    });
   });
 
   it('recognises real numbers typed without leading zeros, in lower case or with spaces', () => {
@@ -50,7 +61,11 @@ describe('recognizeGbIdentifier', () => {
     ['R0123456', 'R0123456'],
     ['1066', '00001066'],
   ])('reads %p as company number %s', (query, number) => {
-    expect(recognizeGbIdentifier(query)).toEqual({ kind: 'number', registrationNumber: number, scheme: 'company_number' });
+    expect(recognizeGbIdentifier(query)).toEqual({
+      kind: 'number',
+      registrationNumber: number,
+      scheme: 'company_number',
+    });
   });
 
   it.each([

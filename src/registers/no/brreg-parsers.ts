@@ -58,7 +58,9 @@ const roller = z.object({
  * Status in the register's own words, evaluated in the reference's order: deleted, bankrupt,
  * compulsory winding-up or dissolution, voluntary winding-up, else registered.
  */
-export function brregStatus(unit: Pick<Enhet, 'slettedato' | 'konkurs' | 'underAvvikling' | 'underTvangsavviklingEllerTvangsopplosning'>): {
+export function brregStatus(
+  unit: Pick<Enhet, 'slettedato' | 'konkurs' | 'underAvvikling' | 'underTvangsavviklingEllerTvangsopplosning'>,
+): {
   status: string | null;
   statusCategory: StatusCategory;
 } {
@@ -75,13 +77,15 @@ export function brregStatus(unit: Pick<Enhet, 'slettedato' | 'konkurs' | 'underA
 
 export function parseEnhet(body: unknown): BrregRecord {
   const parsed = enhet.safeParse(body);
-  if (!parsed.success) throw UpstreamError.invalidResponse('Enhetsregisteret sent a unit without organisasjonsnummer or navn');
+  if (!parsed.success)
+    throw UpstreamError.invalidResponse('Enhetsregisteret sent a unit without organisasjonsnummer or navn');
   return toRecord(parsed.data);
 }
 
 export function parseEnhetSearch(body: unknown): BrregRecord[] {
   const parsed = searchPage.safeParse(body);
-  if (!parsed.success) throw UpstreamError.invalidResponse('Enhetsregisteret sent a search answer without page information');
+  if (!parsed.success)
+    throw UpstreamError.invalidResponse('Enhetsregisteret sent a search answer without page information');
   return (parsed.data._embedded?.enheter ?? []).map(parseEnhet);
 }
 
@@ -143,7 +147,10 @@ function toOfficer(r: z.infer<typeof rolle>): Officer | null {
     return name ? { name, role, kind: 'person', appointedOn: null, resignedOn: null } : null;
   }
   if (r.enhet) {
-    const name = (r.enhet.navn ?? []).map((p) => p?.trim()).filter(Boolean).join(' ');
+    const name = (r.enhet.navn ?? [])
+      .map((p) => p?.trim())
+      .filter(Boolean)
+      .join(' ');
     return name ? { name, role, kind: 'company', appointedOn: null, resignedOn: null } : null;
   }
   return null;

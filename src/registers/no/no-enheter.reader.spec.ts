@@ -4,7 +4,11 @@ import { chunked, collect, readerContext, realEnheter } from '../../../test/supp
 describe('NO enheter reader', () => {
   it('streams the JSON array through the NO connector parser: names, numbers, status wording, address', async () => {
     const units = realEnheter();
-    const { rows, rejections } = await collect(readNoEnheter, chunked(JSON.stringify(units, null, 1), 113), readerContext('NO'));
+    const { rows, rejections } = await collect(
+      readNoEnheter,
+      chunked(JSON.stringify(units, null, 1), 113),
+      readerContext('NO'),
+    );
     expect(rejections).toEqual([]);
     expect(rows.map((r) => [r.registrationNumber, r.name, r.status, r.statusCategory])).toEqual([
       ['112233445', 'SESAM STASJON', 'Registrert', 'active'],
@@ -32,7 +36,11 @@ describe('NO enheter reader', () => {
       extra: { organisasjonsform: 'AS', registreringsdatoEnhetsregisteret: '2017-10-20' },
     });
     expect(rows[1].extra).toMatchObject({ slettedato: '2017-10-20' });
-    expect(rows[2]).toMatchObject({ address: 'Elgeseter gate 1, 7030 TRONDHEIM', city: 'TRONDHEIM', incorporationDate: '1995-12-12' });
+    expect(rows[2]).toMatchObject({
+      address: 'Elgeseter gate 1, 7030 TRONDHEIM',
+      city: 'TRONDHEIM',
+      incorporationDate: '1995-12-12',
+    });
   });
 
   it('rejects a unit without number, with a malformed number, without a name or with a bad date', async () => {
@@ -57,6 +65,8 @@ describe('NO enheter reader', () => {
   });
 
   it('fails the file, readably, when it is not a JSON array', async () => {
-    await expect(collect(readNoEnheter, chunked('{"organisasjonsnummer": "976030788"'), readerContext('NO'))).rejects.toThrow(/not a JSON array of units/);
+    await expect(
+      collect(readNoEnheter, chunked('{"organisasjonsnummer": "976030788"'), readerContext('NO')),
+    ).rejects.toThrow(/not a JSON array of units/);
   });
 });

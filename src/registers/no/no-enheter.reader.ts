@@ -1,7 +1,14 @@
 import type { Readable } from 'node:stream';
 import { parseEnhet } from './brreg-parsers';
 import { jsonArrayBatches } from '../../dataset/import/json-array-elements';
-import { fromConnectorRecord, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../../dataset/import/dataset-row';
+import {
+  fromConnectorRecord,
+  ReaderContext,
+  ReaderItem,
+  RecordRejected,
+  rejected,
+  row,
+} from '../../dataset/import/dataset-row';
 import { dateIso, requiredName, requiredNumber } from '../../dataset/import/values';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -28,7 +35,11 @@ export async function* readNoEnheter(input: Readable, ctx: ReaderContext): Async
       index += 1;
       try {
         if (!isObject(value)) throw new RecordRejected('not a unit object', typeof value);
-        requiredNumber(typeof value.organisasjonsnummer === 'string' ? value.organisasjonsnummer : undefined, /^\d{9}$/, 'organisasjonsnummer');
+        requiredNumber(
+          typeof value.organisasjonsnummer === 'string' ? value.organisasjonsnummer : undefined,
+          /^\d{9}$/,
+          'organisasjonsnummer',
+        );
         requiredName(typeof value.navn === 'string' ? value.navn : undefined, 'navn');
         for (const field of ['stiftelsesdato', 'registreringsdatoEnhetsregisteret', 'slettedato']) {
           const v = value[field];

@@ -10,7 +10,13 @@ export const NO_FEED_PAGE_SIZE = 1_000;
 const page = z.object({
   _embedded: z
     .object({
-      oppdaterteEnheter: z.array(z.object({ oppdateringsid: z.number().int(), organisasjonsnummer: z.string(), endringstype: z.string().nullish() })),
+      oppdaterteEnheter: z.array(
+        z.object({
+          oppdateringsid: z.number().int(),
+          organisasjonsnummer: z.string(),
+          endringstype: z.string().nullish(),
+        }),
+      ),
     })
     .nullish(),
 });
@@ -45,7 +51,8 @@ export class NoUpdateFeed implements ChangeFeed {
       throw UpstreamError.from(err);
     }
     const parsed = page.safeParse(jsonBody(res, 'Enhetsregisteret'));
-    if (!parsed.success) throw UpstreamError.invalidResponse('Enhetsregisteret sent an update page without oppdaterteEnheter');
+    if (!parsed.success)
+      throw UpstreamError.invalidResponse('Enhetsregisteret sent an update page without oppdaterteEnheter');
     const items = parsed.data._embedded?.oppdaterteEnheter ?? [];
     const entries: FeedEntry[] = [];
     const seen = new Set<string>();

@@ -12,7 +12,9 @@ const F = 'registers/no';
 /** The recorded ASA filter search; its items are full Enhet objects, the same object `/enheter/{orgnr}` answers with. */
 function asaSearchItem(orgnr: string): string {
   const page = JSON.parse(fixture(`${F}/brreg-enheter-search-organisasjonsform-asa-size5.json`));
-  return JSON.stringify(page._embedded.enheter.find((e: { organisasjonsnummer: string }) => e.organisasjonsnummer === orgnr));
+  return JSON.stringify(
+    page._embedded.enheter.find((e: { organisasjonsnummer: string }) => e.organisasjonsnummer === orgnr),
+  );
 }
 
 describe('NoConnector (Enhetsregisteret) against recorded responses', () => {
@@ -29,7 +31,11 @@ describe('NoConnector (Enhetsregisteret) against recorded responses', () => {
   });
   beforeEach(() => {
     fake.reset();
-    const config = AppConfig.fromEnv({ REGISTER_NO_API_URL: fake.url, REGISTER_TIMEOUT_MS: '300', PROBE_TIMEOUT_MS: '300' });
+    const config = AppConfig.fromEnv({
+      REGISTER_NO_API_URL: fake.url,
+      REGISTER_TIMEOUT_MS: '300',
+      PROBE_TIMEOUT_MS: '300',
+    });
     http = new HttpClientFactory(config);
     clock = new ManualClock(new Date(NOW));
     connector = new NoConnector(config, http, clock);
@@ -66,7 +72,11 @@ describe('NoConnector (Enhetsregisteret) against recorded responses', () => {
           retrievedAt: NOW,
         },
       },
-      expect.objectContaining({ name: 'SESAM FAMILIEBARNEHAGE', registrationNumber: '971497017', legalForm: 'Forening/lag/innretning' }),
+      expect.objectContaining({
+        name: 'SESAM FAMILIEBARNEHAGE',
+        registrationNumber: '971497017',
+        legalForm: 'Forening/lag/innretning',
+      }),
     ]);
   });
 
@@ -111,12 +121,32 @@ describe('NoConnector (Enhetsregisteret) against recorded responses', () => {
     const detail = await connector.lookup('112233445');
     const officers = detail!.officers!;
     expect(officers).toHaveLength(16);
-    expect(officers[0]).toEqual({ name: 'Anders Opedal', role: 'Daglig leder', kind: 'person', appointedOn: null, resignedOn: null });
-    expect(officers).toContainEqual({ name: 'Jon Erik Reinhardsen', role: 'Styrets leder', kind: 'person', appointedOn: null, resignedOn: null });
-    expect(officers).toContainEqual(expect.objectContaining({ name: 'Frank Indreland Gundersen', role: 'Styremedlem' }));
+    expect(officers[0]).toEqual({
+      name: 'Anders Opedal',
+      role: 'Daglig leder',
+      kind: 'person',
+      appointedOn: null,
+      resignedOn: null,
+    });
+    expect(officers).toContainEqual({
+      name: 'Jon Erik Reinhardsen',
+      role: 'Styrets leder',
+      kind: 'person',
+      appointedOn: null,
+      resignedOn: null,
+    });
+    expect(officers).toContainEqual(
+      expect.objectContaining({ name: 'Frank Indreland Gundersen', role: 'Styremedlem' }),
+    );
     expect(officers).toContainEqual(expect.objectContaining({ name: 'Finn Bj<U+00F8>rn Ruyter' }));
     expect(officers).toContainEqual(expect.objectContaining({ name: 'Hans Einar Haldorsen', role: 'Varamedlem' }));
-    expect(officers[officers.length - 1]).toEqual({ name: 'ERNST & YOUNG AS', role: 'Revisor', kind: 'company', appointedOn: null, resignedOn: null });
+    expect(officers[officers.length - 1]).toEqual({
+      name: 'ERNST & YOUNG AS',
+      role: 'Revisor',
+      kind: 'company',
+      appointedOn: null,
+      resignedOn: null,
+    });
     expect(detail!.extra).not.toHaveProperty('fratraadteRoller');
   });
 
@@ -125,7 +155,10 @@ describe('NoConnector (Enhetsregisteret) against recorded responses', () => {
     const roles = JSON.parse(fixture(`${F}/brreg-enhet-roller-923609016-equinor.json`));
     roles.rollegrupper[1].roller[1].fratraadt = true;
     fake.get('/enheter/112233445', { fixture: `${F}/brreg-enhet-by-orgnr-docs-example-sesam-stasjon.json` });
-    fake.get('/enheter/112233445/roller', { body: JSON.stringify(roles), headers: { 'Content-Type': 'application/json' } });
+    fake.get('/enheter/112233445/roller', {
+      body: JSON.stringify(roles),
+      headers: { 'Content-Type': 'application/json' },
+    });
     const detail = await connector.lookup('112233445');
     expect(detail!.officers).toHaveLength(15);
     expect(detail!.officers).not.toContainEqual(expect.objectContaining({ name: 'Anne Drinkwater' }));
@@ -138,7 +171,9 @@ describe('NoConnector (Enhetsregisteret) against recorded responses', () => {
     fake.get('/enheter/112233445', { fixture: `${F}/brreg-enhet-by-orgnr-docs-example-sesam-stasjon.json` });
     fake.get('/enheter/112233445/roller', { fixture: `${F}/brreg-enhet-roller-person-test-env.json` });
     const detail = await connector.lookup('112233445');
-    expect(detail!.officers).toEqual([{ name: 'Ove Olsen', role: 'Styrets leder', kind: 'person', appointedOn: null, resignedOn: null }]);
+    expect(detail!.officers).toEqual([
+      { name: 'Ove Olsen', role: 'Styrets leder', kind: 'person', appointedOn: null, resignedOn: null },
+    ]);
   });
 
   it('reads a deleted unit (200 with slettedato) as a dissolved record', async () => {
@@ -193,7 +228,10 @@ describe('NoConnector (Enhetsregisteret) against recorded responses', () => {
     });
 
     it('no answer within REGISTER_TIMEOUT_MS → timeout', async () => {
-      fake.get('/enheter/976030788', { delayMs: 1_500, fixture: `${F}/brreg-enhet-by-orgnr-docs-example-sesam-stasjon.json` });
+      fake.get('/enheter/976030788', {
+        delayMs: 1_500,
+        fixture: `${F}/brreg-enhet-by-orgnr-docs-example-sesam-stasjon.json`,
+      });
       await expect(connector.lookup('976030788')).rejects.toMatchObject({ errorClass: 'timeout' });
     });
 
@@ -203,7 +241,10 @@ describe('NoConnector (Enhetsregisteret) against recorded responses', () => {
     });
 
     it('an HTML page where JSON was expected → invalid_response', async () => {
-      fake.get('/enheter/976030788', { body: '<!DOCTYPE html><html><body>Vedlikehold</body></html>', headers: { 'Content-Type': 'text/html' } });
+      fake.get('/enheter/976030788', {
+        body: '<!DOCTYPE html><html><body>Vedlikehold</body></html>',
+        headers: { 'Content-Type': 'text/html' },
+      });
       await expect(connector.lookup('976030788')).rejects.toMatchObject({ errorClass: 'invalid_response' });
     });
 

@@ -24,14 +24,22 @@ export class NoConnector implements RegisterConnector {
   private readonly probeClient: AxiosInstance;
   private readonly webUrl: string;
 
-  constructor(config: AppConfig, http: HttpClientFactory, private readonly clock: Clock) {
+  constructor(
+    config: AppConfig,
+    http: HttpClientFactory,
+    private readonly clock: Clock,
+  ) {
     this.api = http.forRegister('NO', 'API');
     this.probeClient = http.forRegister('NO', 'API', { timeoutMs: config.probe.timeoutMs, retries: 0 });
     this.webUrl = config.register('NO').urls.WEB;
   }
 
   source(): ConnectorSource {
-    return { kind: 'native_official', official: true, description: "Brønnøysundregistrene's open Enhetsregisteret API" };
+    return {
+      kind: 'native_official',
+      official: true,
+      description: "Brønnøysundregistrene's open Enhetsregisteret API",
+    };
   }
 
   unavailableReason(): string | null {
@@ -41,8 +49,11 @@ export class NoConnector implements RegisterConnector {
   async searchByName(name: string, limit: number): Promise<CompanyRecord[]> {
     const res = await this.get(this.api, '/enheter', { navn: name, size: limit });
     const retrievedAt = this.clock.now().toISOString();
-    if (res.status !== 200) throw new UpstreamError('http_4xx', `Enhetsregisteret answered HTTP ${res.status} to a search`, res.status);
-    return parseEnhetSearch(json(res)).slice(0, limit).map((r) => this.withSource(r, retrievedAt));
+    if (res.status !== 200)
+      throw new UpstreamError('http_4xx', `Enhetsregisteret answered HTTP ${res.status} to a search`, res.status);
+    return parseEnhetSearch(json(res))
+      .slice(0, limit)
+      .map((r) => this.withSource(r, retrievedAt));
   }
 
   async lookup(registrationNumber: string): Promise<CompanyDetail | null> {
@@ -68,18 +79,24 @@ export class NoConnector implements RegisterConnector {
     const retrievedAt = this.clock.now().toISOString();
     if (res.status === 404) return null;
     if (res.status === 410) {
-      return { record: this.withSource(parseFjernetEnhet(bodyOrNull(res), registrationNumber), retrievedAt), removed: true };
+      return {
+        record: this.withSource(parseFjernetEnhet(bodyOrNull(res), registrationNumber), retrievedAt),
+        removed: true,
+      };
     }
     const record = parseEnhet(json(res));
     if (record.registrationNumber !== registrationNumber) {
-      throw UpstreamError.invalidResponse(`Enhetsregisteret answered ${registrationNumber} with unit ${record.registrationNumber}`);
+      throw UpstreamError.invalidResponse(
+        `Enhetsregisteret answered ${registrationNumber} with unit ${record.registrationNumber}`,
+      );
     }
     return { record: this.withSource(record, retrievedAt), removed: false };
   }
 
   async probe(): Promise<{ httpStatus: number }> {
     const res = await this.get(this.probeClient, `/enheter/${NO_PROBE_ORGNR}`);
-    if (res.status !== 200) throw new UpstreamError('http_4xx', `Enhetsregisteret answered HTTP ${res.status} to the probe`, res.status);
+    if (res.status !== 200)
+      throw new UpstreamError('http_4xx', `Enhetsregisteret answered HTTP ${res.status} to the probe`, res.status);
     parseEnhet(json(res));
     return { httpStatus: res.status };
   }

@@ -65,16 +65,24 @@ describe('recognizeNoIdentifier', () => {
     expect(recognizeNoIdentifier(query)).toEqual({ kind: 'number', registrationNumber: '923609016', scheme: 'orgnr' });
   });
 
-  it.each([['Equinor'], ['Sesam AS'], ['12345'], ['9236090161'], ['92360901'], ['NO 9236 MVA'], ['923609016 AS'], ['']])(
-    'leaves %p as a name',
-    (query) => {
-      expect(recognizeNoIdentifier(query)).toEqual({ kind: 'name' });
-    },
-  );
+  it.each([
+    ['Equinor'],
+    ['Sesam AS'],
+    ['12345'],
+    ['9236090161'],
+    ['92360901'],
+    ['NO 9236 MVA'],
+    ['923609016 AS'],
+    [''],
+  ])('leaves %p as a name', (query) => {
+    expect(recognizeNoIdentifier(query)).toEqual({ kind: 'name' });
+  });
 
   it('treats numbers whose computed check digit would be 10 as invalid', () => {
     // Some 8-digit prefixes have remainder 1, so no digit 0–9 completes them.
-    const prefix = [...Array(100000).keys()].map((n) => String(n).padStart(8, '0')).find((p) => orgnrCheckDigit(p) === null)!;
+    const prefix = [...Array(100000).keys()]
+      .map((n) => String(n).padStart(8, '0'))
+      .find((p) => orgnrCheckDigit(p) === null)!;
     for (let d = 0; d <= 9; d++) expect(recognizeNoIdentifier(prefix + d).kind).toBe('invalid');
   });
 

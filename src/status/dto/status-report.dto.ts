@@ -8,7 +8,12 @@ export class UptimeWindowDto {
   @ApiProperty({ type: 'integer', description: 'Successful probes in the window.', example: 287 })
   ok: number;
 
-  @ApiProperty({ description: 'ok / probes (0 to 1); null when no probe ran in the window.', nullable: true, type: Number, example: 0.9965 })
+  @ApiProperty({
+    description: 'ok / probes (0 to 1); null when no probe ran in the window.',
+    nullable: true,
+    type: Number,
+    example: 0.9965,
+  })
   uptime: number | null;
 }
 
@@ -37,13 +42,18 @@ export class LastProbeDto {
   @ApiProperty({ type: 'integer', description: 'Time to the register’s answer, in milliseconds.' })
   latencyMs: number;
 
-  @ApiProperty({ nullable: true, type: 'integer', description: 'HTTP status the register answered with; null when no answer came.' })
+  @ApiProperty({
+    nullable: true,
+    type: 'integer',
+    description: 'HTTP status the register answered with; null when no answer came.',
+  })
   httpStatus: number | null;
 
   @ApiProperty({
     nullable: true,
     type: String,
-    description: 'Why the probe failed: timeout, dns, connection_refused, connection_reset, network, tls, http_4xx, http_5xx, rate_limited, unauthorized, invalid_response.',
+    description:
+      'Why the probe failed: timeout, dns, connection_refused, connection_reset, network, tls, http_4xx, http_5xx, rate_limited, unauthorized, invalid_response.',
   })
   errorClass: string | null;
 }
@@ -53,13 +63,22 @@ export class RegisterStatusReportDto {
   @ApiProperty() name: string;
   @ApiProperty() short: string;
 
-  @ApiProperty({ enum: REGISTER_STATUSES, description: 'live: probes succeed. degraded: the last probe failed (live again after 2 successful probes in a row), or reads come from a mirror. paused: paused by the operator or a required credential is not configured.' })
+  @ApiProperty({
+    enum: REGISTER_STATUSES,
+    description:
+      'live: probes succeed. degraded: the last probe failed (live again after 2 successful probes in a row), or reads come from a mirror. paused: paused by the operator or a required credential is not configured.',
+  })
   status: RegisterStatus;
 
   @ApiProperty({ nullable: true, type: String, description: 'Why the status is not live.' })
   statusReason: string | null;
 
-  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When the status last changed (ISO 8601 UTC).' })
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'When the status last changed (ISO 8601 UTC).',
+  })
   statusChangedAt: string | null;
 
   @ApiProperty({ type: UptimeWindowsDto })
@@ -68,7 +87,11 @@ export class RegisterStatusReportDto {
   @ApiProperty({ type: 'integer', description: 'Finished probes over the last 90 days.' })
   probeCount: number;
 
-  @ApiProperty({ type: LastProbeDto, nullable: true, description: 'The last finished probe; null before the first one.' })
+  @ApiProperty({
+    type: LastProbeDto,
+    nullable: true,
+    description: 'The last finished probe; null before the first one.',
+  })
   lastProbe: LastProbeDto | null;
 
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When a probe last succeeded.' })
@@ -81,6 +104,7 @@ export class RegisterStatusReportDto {
 export class StatusReportDto {
   @ApiProperty({ example: '1.0.0' }) apiVersion: string;
   @ApiProperty({ format: 'date-time', description: 'When this report was computed.' }) generatedAt: string;
-  @ApiProperty({ type: 'integer', description: 'Seconds between two probes of one register.' }) probeIntervalSeconds: number;
+  @ApiProperty({ type: 'integer', description: 'Seconds between two probes of one register.' })
+  probeIntervalSeconds: number;
   @ApiProperty({ type: [RegisterStatusReportDto] }) registers: RegisterStatusReportDto[];
 }

@@ -10,7 +10,6 @@ import { RegisterStatusService } from '../register-status.service';
 import { nextState } from '../status-rules';
 import { ProbeJob } from './probe.queue';
 
-
 /** Runs one probe: claims the slot, reads the register once, records the result and the status. */
 @Injectable()
 export class ProbeService {
@@ -46,7 +45,12 @@ export class ProbeService {
     let httpStatus: number | null = null;
     let failure: UpstreamError | null = null;
     try {
-      httpStatus = (await withTimeout(this.breaker.asProbe(() => connector.probe()), this.config.probe.timeoutMs)).httpStatus;
+      httpStatus = (
+        await withTimeout(
+          this.breaker.asProbe(() => connector.probe()),
+          this.config.probe.timeoutMs,
+        )
+      ).httpStatus;
     } catch (err) {
       failure = UpstreamError.from(err);
       httpStatus = failure.httpStatus;

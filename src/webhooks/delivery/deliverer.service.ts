@@ -83,10 +83,19 @@ export class Deliverer implements OnApplicationShutdown {
     let response: OutboundResponse | null = null;
     let error: { class: string; message: string } | null = null;
     try {
-      response = await this.client.post({ url: claim.url, headers: claim.headers, body: claim.body, timeoutMs: this.config.webhooks.timeoutMs });
+      response = await this.client.post({
+        url: claim.url,
+        headers: claim.headers,
+        body: claim.body,
+        timeoutMs: this.config.webhooks.timeoutMs,
+      });
     } catch (err) {
-      error = err instanceof OutboundError ? { class: err.errorClass, message: err.message } : { class: 'internal_error', message: 'the attempt failed inside the service' };
-      if (!(err instanceof OutboundError)) this.logger.error({ err }, `delivery ${claim.deliveryId}: attempt ${claim.attempt} failed unexpectedly`);
+      error =
+        err instanceof OutboundError
+          ? { class: err.errorClass, message: err.message }
+          : { class: 'internal_error', message: 'the attempt failed inside the service' };
+      if (!(err instanceof OutboundError))
+        this.logger.error({ err }, `delivery ${claim.deliveryId}: attempt ${claim.attempt} failed unexpectedly`);
     }
     const durationMs = Math.round(performance.now() - started);
     const recorded = this.store.answeredAttempt(claim.deliveryId, claim.endpointId);
@@ -99,12 +108,18 @@ export class Deliverer implements OnApplicationShutdown {
   }
 
   /** Writes an attempt's outcome, and wakes the queue for the retry if one is due. */
-  private async record(claim: ClaimedDelivery, response: OutboundResponse | null, error: { class: string; message: string } | null, durationMs: number): Promise<AttemptReport> {
+  private async record(
+    claim: ClaimedDelivery,
+    response: OutboundResponse | null,
+    error: { class: string; message: string } | null,
+    durationMs: number,
+  ): Promise<AttemptReport> {
     const now = this.clock.now();
     if (response && !error && (response.status < 200 || response.status >= 300)) {
-      error = response.status >= 300 && response.status < 400
-        ? { class: 'redirect_not_followed', message: `answered ${response.status}; redirects are not followed` }
-        : { class: 'http_error', message: `answered ${response.status}` };
+      error =
+        response.status >= 300 && response.status < 400
+          ? { class: 'redirect_not_followed', message: `answered ${response.status}; redirects are not followed` }
+          : { class: 'http_error', message: `answered ${response.status}` };
     }
     const retryAfter = response?.headers['retry-after'];
     const step = nextStep(
@@ -121,13 +136,34 @@ export class Deliverer implements OnApplicationShutdown {
       errorClass: error?.class ?? null,
       errorMessage: error?.message ?? null,
     };
-    const lastError = step.state === 'succeeded' ? null : step.state === 'failed' ? `${error?.message ?? 'failed'}; ${step.reason}` : (error?.message ?? null);
-    const { disabled } = await this.outcomes.finish(claim, record, { state: step.state, nextAttemptAt, lastError, disableEndpoint: step.state === 'failed' ? step.disableEndpoint : undefined }, now);
+    const lastError =
+      step.state === 'succeeded'
+        ? null
+        : step.state === 'failed'
+          ? `${error?.message ?? 'failed'}; ${step.reason}`
+          : (error?.message ?? null);
+    const { disabled } = await this.outcomes.finish(
+      claim,
+      record,
+      {
+        state: step.state,
+        nextAttemptAt,
+        lastError,
+        disableEndpoint: step.state === 'failed' ? step.disableEndpoint : undefined,
+      },
+      now,
+    );
     if (disabled) this.logger.warn(`endpoint ${claim.endpointId} disabled: ${disabled}`);
     if (step.state === 'pending') {
-      await this.queue.wake(claim.deliveryId, claim.attempt + 1, { delayMs: step.delayMs, endpointId: claim.endpointId }).catch((err: Error) => this.logger.warn(`could not enqueue the retry of ${claim.deliveryId} (the sweeper will): ${err.message}`));
+      await this.queue
+        .wake(claim.deliveryId, claim.attempt + 1, { delayMs: step.delayMs, endpointId: claim.endpointId })
+        .catch((err: Error) =>
+          this.logger.warn(`could not enqueue the retry of ${claim.deliveryId} (the sweeper will): ${err.message}`),
+        );
     }
-    this.logger.debug(`delivery ${claim.deliveryId} attempt ${claim.attempt} → ${response?.status ?? error?.class} in ${durationMs} ms (${step.state})`);
+    this.logger.debug(
+      `delivery ${claim.deliveryId} attempt ${claim.attempt} → ${response?.status ?? error?.class} in ${durationMs} ms (${step.state})`,
+    );
     return {
       deliveryId: claim.deliveryId,
       eventId: claim.eventId,

@@ -45,7 +45,11 @@ export class DeliveryLogService {
     private readonly config: AppConfig,
   ) {}
 
-  async list(accountId: string, endpointId: string, q: z.infer<typeof deliveriesQuerySchema>): Promise<DeliveryListDto> {
+  async list(
+    accountId: string,
+    endpointId: string,
+    q: z.infer<typeof deliveriesQuerySchema>,
+  ): Promise<DeliveryListDto> {
     await this.endpoints.row(accountId, endpointId);
     const params: unknown[] = [endpointId];
     let where = 'd.endpoint_id = $1';
@@ -62,10 +66,20 @@ export class DeliveryLogService {
 
   async get(accountId: string, endpointId: string, deliveryId: string): Promise<DeliveryDetailDto> {
     const row = await this.row(accountId, endpointId, deliveryId);
-    const body: Array<{ body: string }> = await this.dataSource.query(`SELECT body FROM event WHERE id = $1`, [row.event_id]);
+    const body: Array<{ body: string }> = await this.dataSource.query(`SELECT body FROM event WHERE id = $1`, [
+      row.event_id,
+    ]);
     const attempts: Array<{
-      attempt_number: number; url: string; request_headers: Record<string, string> | string; started_at: Date; finished_at: Date | null; duration_ms: number | null;
-      response_status: number | null; response_body: string | null; error_class: string | null; error_message: string | null;
+      attempt_number: number;
+      url: string;
+      request_headers: Record<string, string> | string;
+      started_at: Date;
+      finished_at: Date | null;
+      duration_ms: number | null;
+      response_status: number | null;
+      response_body: string | null;
+      error_class: string | null;
+      error_message: string | null;
     }> = await this.dataSource.query(
       `SELECT attempt_number, url, request_headers, started_at, finished_at, duration_ms, response_status, response_body, error_class, error_message
        FROM delivery_attempt WHERE delivery_id = $1 ORDER BY attempt_number`,
@@ -83,7 +97,13 @@ export class DeliveryLogService {
         responseBodyStart: a.response_body,
         errorClass: a.error_class,
         errorMessage: a.error_message,
-        request: { url: a.url, headers: typeof a.request_headers === 'string' ? (JSON.parse(a.request_headers) as Record<string, string>) : a.request_headers },
+        request: {
+          url: a.url,
+          headers:
+            typeof a.request_headers === 'string'
+              ? (JSON.parse(a.request_headers) as Record<string, string>)
+              : a.request_headers,
+        },
       })),
     };
   }
@@ -97,12 +117,21 @@ export class DeliveryLogService {
   async retry(accountId: string, endpointId: string, deliveryId: string): Promise<DeliveryDto> {
     const row = await this.row(accountId, endpointId, deliveryId);
     const endpoint = await this.endpoints.get(accountId, endpointId);
-    if (!endpoint.enabled) throw new ApiError('conflict', 'The endpoint is disabled: enable it (PATCH enabled: true) before retrying.');
+    if (!endpoint.enabled)
+      throw new ApiError('conflict', 'The endpoint is disabled: enable it (PATCH enabled: true) before retrying.');
     const now = this.clock.now();
-    if (row.state === 'pending' && row.locked_until && row.locked_until > now) throw new ApiError('conflict', 'An attempt of this delivery is in flight.');
+    if (row.state === 'pending' && row.locked_until && row.locked_until > now)
+      throw new ApiError('conflict', 'An attempt of this delivery is in flight.');
     if (row.state === 'held') {
-      const live: Array<{ live_delivery_since: Date | null }> = await this.dataSource.query(`SELECT live_delivery_since FROM account WHERE id = $1`, [accountId]);
-      if (!live[0]?.live_delivery_since) throw new ApiError('conflict', 'This live event is held: live delivery is not enabled for the account (see /api/v1/access-requests).');
+      const live: Array<{ live_delivery_since: Date | null }> = await this.dataSource.query(
+        `SELECT live_delivery_since FROM account WHERE id = $1`,
+        [accountId],
+      );
+      if (!live[0]?.live_delivery_since)
+        throw new ApiError(
+          'conflict',
+          'This live event is held: live delivery is not enabled for the account (see /api/v1/access-requests).',
+        );
     }
     // The answer is the delivery as this request left it (pending): once woken, a worker may
     // finish the attempt before a second read could.
@@ -121,7 +150,8 @@ export class DeliveryLogService {
   /** Every failed delivery of the endpoint for events created in [since, until): one attempt each, now. */
   async replay(accountId: string, endpointId: string, input: z.infer<typeof replaySchema>): Promise<ReplayResultDto> {
     const endpoint = await this.endpoints.get(accountId, endpointId);
-    if (!endpoint.enabled) throw new ApiError('conflict', 'The endpoint is disabled: enable it (PATCH enabled: true) before replaying.');
+    if (!endpoint.enabled)
+      throw new ApiError('conflict', 'The endpoint is disabled: enable it (PATCH enabled: true) before replaying.');
     const now = this.clock.now();
     const until = input.until ? new Date(input.until) : now;
     const replayed = await queryRows<{ id: string; attempt_count: number }>(
@@ -131,22 +161,28 @@ export class DeliveryLogService {
       [endpointId, new Date(input.since), until, now],
     );
     // Enough jobs to fill the endpoint's slots: each carries on with the endpoint's other due deliveries.
-    for (const d of replayed.slice(0, this.config.webhooks.endpointConcurrency)) await this.wake(d.id, endpointId, d.attempt_count + 1, `r${now.getTime()}`);
+    for (const d of replayed.slice(0, this.config.webhooks.endpointConcurrency))
+      await this.wake(d.id, endpointId, d.attempt_count + 1, `r${now.getTime()}`);
     return { replayed: replayed.length };
   }
 
   private async wake(deliveryId: string, endpointId: string, attempt: number, tag: string): Promise<void> {
-    await this.queue.wake(deliveryId, attempt, { tag, endpointId }).catch((err: Error) => this.logger.warn(`could not enqueue ${deliveryId} (the sweeper will): ${err.message}`));
+    await this.queue
+      .wake(deliveryId, attempt, { tag, endpointId })
+      .catch((err: Error) => this.logger.warn(`could not enqueue ${deliveryId} (the sweeper will): ${err.message}`));
   }
 
   private async row(accountId: string, endpointId: string, deliveryId: string): Promise<DeliveryRow> {
     await this.endpoints.row(accountId, endpointId);
-    const missing = new ApiError('resource_not_found', `This endpoint has no delivery ${String(deliveryId).slice(0, 40)}.`);
+    const missing = new ApiError(
+      'resource_not_found',
+      `This endpoint has no delivery ${String(deliveryId).slice(0, 40)}.`,
+    );
     if (!isIdOf('dlv', deliveryId)) throw missing;
-    const rows: DeliveryRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM delivery d JOIN event ev ON ev.id = d.event_id WHERE d.id = $1 AND d.endpoint_id = $2`, [
-      deliveryId,
-      endpointId,
-    ]);
+    const rows: DeliveryRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM delivery d JOIN event ev ON ev.id = d.event_id WHERE d.id = $1 AND d.endpoint_id = $2`,
+      [deliveryId, endpointId],
+    );
     if (rows.length === 0) throw missing;
     return rows[0];
   }

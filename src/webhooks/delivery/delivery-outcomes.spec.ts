@@ -4,26 +4,32 @@ const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 
 describe('failureRuns (group-committed outcomes and an endpoint’s run of failures)', () => {
   it('a batch ending with a success clears the run', () => {
-    expect(failureRuns([
-      { endpointId: 'a', succeeded: false, startedAt: t(1) },
-      { endpointId: 'a', succeeded: true, startedAt: t(2) },
-    ]).get('a')).toEqual({ healthy: true, since: null, reset: true });
+    expect(
+      failureRuns([
+        { endpointId: 'a', succeeded: false, startedAt: t(1) },
+        { endpointId: 'a', succeeded: true, startedAt: t(2) },
+      ]).get('a'),
+    ).toEqual({ healthy: true, since: null, reset: true });
   });
 
   it('failures alone continue a stored run, or start one at the first failure', () => {
-    expect(failureRuns([
-      { endpointId: 'a', succeeded: false, startedAt: t(1) },
-      { endpointId: 'a', succeeded: false, startedAt: t(2) },
-    ]).get('a')).toEqual({ healthy: false, since: t(1), reset: false });
+    expect(
+      failureRuns([
+        { endpointId: 'a', succeeded: false, startedAt: t(1) },
+        { endpointId: 'a', succeeded: false, startedAt: t(2) },
+      ]).get('a'),
+    ).toEqual({ healthy: false, since: t(1), reset: false });
   });
 
   it('failures after a success start a new run at the first of them, whatever was stored', () => {
-    expect(failureRuns([
-      { endpointId: 'a', succeeded: false, startedAt: t(1) },
-      { endpointId: 'a', succeeded: true, startedAt: t(2) },
-      { endpointId: 'a', succeeded: false, startedAt: t(3) },
-      { endpointId: 'a', succeeded: false, startedAt: t(4) },
-    ]).get('a')).toEqual({ healthy: false, since: t(3), reset: true });
+    expect(
+      failureRuns([
+        { endpointId: 'a', succeeded: false, startedAt: t(1) },
+        { endpointId: 'a', succeeded: true, startedAt: t(2) },
+        { endpointId: 'a', succeeded: false, startedAt: t(3) },
+        { endpointId: 'a', succeeded: false, startedAt: t(4) },
+      ]).get('a'),
+    ).toEqual({ healthy: false, since: t(3), reset: true });
   });
 
   it('keeps endpoints apart', () => {

@@ -13,7 +13,12 @@ export interface AttemptRecord {
   errorMessage: string | null;
 }
 
-type NextState = { state: 'succeeded' | 'pending' | 'failed'; nextAttemptAt: Date | null; lastError: string | null; disableEndpoint?: string };
+type NextState = {
+  state: 'succeeded' | 'pending' | 'failed';
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  disableEndpoint?: string;
+};
 
 /** One outcome waiting to be written, and its caller. */
 interface Outcome {
@@ -40,7 +45,9 @@ export interface FailureRun {
  * by one in order: a success clears the run, a failure starts one (at its attempt's claim)
  * unless one is under way.
  */
-export function failureRuns(outcomes: Array<{ endpointId: string; succeeded: boolean; startedAt: Date }>): Map<string, FailureRun> {
+export function failureRuns(
+  outcomes: Array<{ endpointId: string; succeeded: boolean; startedAt: Date }>,
+): Map<string, FailureRun> {
   const runs = new Map<string, FailureRun>();
   for (const o of outcomes) {
     const run = runs.get(o.endpointId) ?? { healthy: true, since: null, reset: false };
@@ -90,7 +97,12 @@ export class DeliveryOutcomes {
    * endpoint's run of failures, and disables the endpoint when told to or when every attempt
    * failed for WEBHOOK_DISABLE_AFTER.
    */
-  finish(claim: ClaimedDelivery, record: AttemptRecord, next: NextState, now: Date): Promise<{ disabled: string | null }> {
+  finish(
+    claim: ClaimedDelivery,
+    record: AttemptRecord,
+    next: NextState,
+    now: Date,
+  ): Promise<{ disabled: string | null }> {
     return new Promise((resolve, reject) => {
       this.queued.push({ claim, record, next, now, resolve, reject });
       if (this.writing < WRITES_AT_ONCE) {
@@ -120,7 +132,13 @@ export class DeliveryOutcomes {
   }
 
   private async write(batch: Outcome[]): Promise<void> {
-    const endpoints = failureRuns(batch.map((o) => ({ endpointId: o.claim.endpointId, succeeded: o.next.state === 'succeeded', startedAt: o.claim.startedAt })));
+    const endpoints = failureRuns(
+      batch.map((o) => ({
+        endpointId: o.claim.endpointId,
+        succeeded: o.next.state === 'succeeded',
+        startedAt: o.claim.startedAt,
+      })),
+    );
     const ids = [...endpoints.keys()];
     const iso = (d: Date | null) => d?.toISOString() ?? null;
     // One statement: the attempts' outcomes, the deliveries' next states (only where the
@@ -170,7 +188,9 @@ export class DeliveryOutcomes {
         ids.map((id) => (endpoints.get(id)!.reset ? 'y' : 'n')),
       ],
     );
-    const failingSince = new Map(rows.map((r) => [r.endpoint_id, r.failing_since === null ? null : new Date(r.failing_since)]));
+    const failingSince = new Map(
+      rows.map((r) => [r.endpoint_id, r.failing_since === null ? null : new Date(r.failing_since)]),
+    );
     // Then, outcome by outcome: whether it disables its endpoint (once per endpoint).
     const disabled = new Map<string, string>();
     for (const o of batch) {

@@ -11,9 +11,17 @@ import { JobQueue } from '../../core/jobs/job-queue';
 export class DeliveryQueue {
   constructor(private readonly jobs: JobQueue) {}
 
-  async wake(deliveryId: string, attempt: number, options: { delayMs?: number; tag?: string; endpointId?: string } = {}): Promise<void> {
+  async wake(
+    deliveryId: string,
+    attempt: number,
+    options: { delayMs?: number; tag?: string; endpointId?: string } = {},
+  ): Promise<void> {
     const jobId = `${deliveryId}:${attempt}${options.tag ? `:${options.tag}` : ''}`;
-    await this.jobs.add('delivery', options.endpointId ? { deliveryId, endpointId: options.endpointId } : { deliveryId }, { jobId, delayMs: options.delayMs });
+    await this.jobs.add(
+      'delivery',
+      options.endpointId ? { deliveryId, endpointId: options.endpointId } : { deliveryId },
+      { jobId, delayMs: options.delayMs },
+    );
   }
 
   /** Wakes the first attempts of one event's deliveries with one job (named after the first: the same wake added twice is one job). */
@@ -22,7 +30,11 @@ export class DeliveryQueue {
     const [first, ...others] = deliveries;
     await this.jobs.add(
       'delivery',
-      { deliveryId: first.id, endpointId: first.endpointId, ...(others.length ? { others: others.map((d) => ({ deliveryId: d.id, endpointId: d.endpointId })) } : {}) },
+      {
+        deliveryId: first.id,
+        endpointId: first.endpointId,
+        ...(others.length ? { others: others.map((d) => ({ deliveryId: d.id, endpointId: d.endpointId })) } : {}),
+      },
       { jobId: `${first.id}:1` },
     );
   }

@@ -21,12 +21,19 @@ function change(i: number) {
     registration_number: String(900000000 + i),
     register: { name: 'Enhetsregisteret', official_url: 'https://www.brreg.no' },
     change: { field: 'name', previous: `OLD ${i} AS`, current: `STORE TEST ${i} AS`, observed_at: now },
-    provenance: { source_mode: 'live' as const, source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${900000000 + i}`, retrieved_at: now },
+    provenance: {
+      source_mode: 'live' as const,
+      source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${900000000 + i}`,
+      retrieved_at: now,
+    },
   };
 }
 
 /** Headers the way the deliverer signs them, enough to see them logged. */
-const prepare = (c: Omit<ClaimedDelivery, 'headers'>) => ({ 'webhook-id': c.messageId, 'webhook-timestamp': String(Math.floor(c.startedAt.getTime() / 1000)) });
+const prepare = (c: Omit<ClaimedDelivery, 'headers'>) => ({
+  'webhook-id': c.messageId,
+  'webhook-timestamp': String(Math.floor(c.startedAt.getTime() / 1000)),
+});
 
 describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
   let dataSource: DataSource;
@@ -41,17 +48,24 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     ({ dataSource, config, close } = await createTestDataSource(backend));
     store = new DeliveryStore(dataSource, config);
     publisher = new EventPublisher(dataSource, {} as DeliveryQueue, new Clock(), config);
-    await dataSource.query(`INSERT INTO account (id, email, created_at, live_delivery_since) VALUES ($1, 'store@example.com', now(), now())`, [accountId]);
+    await dataSource.query(
+      `INSERT INTO account (id, email, created_at, live_delivery_since) VALUES ($1, 'store@example.com', now(), now())`,
+      [accountId],
+    );
     endpoints = [];
     for (let i = 0; i < 3; i++) {
       const id = randomId('we');
       endpoints.push(id);
-      await dataSource.query(`INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`, [
-        id, accountId, `http://127.0.0.1:9/hook/${i}`, ['company.name_changed'], newWebhookSecret(),
-      ]);
+      await dataSource.query(
+        `INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`,
+        [id, accountId, `http://127.0.0.1:9/hook/${i}`, ['company.name_changed'], newWebhookSecret()],
+      );
     }
     // Six events, each a delivery to each of the three endpoints.
-    for (let i = 0; i < 6; i++) await dataSource.transaction((m) => publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(i) }));
+    for (let i = 0; i < 6; i++)
+      await dataSource.transaction((m) =>
+        publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(i) }),
+      );
   });
 
   afterAll(() => close());
@@ -59,11 +73,25 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
   /** A new endpoint of the account with `n` due deliveries (events numbered from `from`), oldest first. */
   async function endpointWithDeliveries(n: number, from: number): Promise<{ endpointId: string; due: string[] }> {
     const endpointId = randomId('we');
-    await dataSource.query(`INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`, [
-      endpointId, accountId, `http://127.0.0.1:9/hook/${from}`, ['company.name_changed'], newWebhookSecret(),
-    ]);
-    for (let i = 0; i < n; i++) await dataSource.transaction((m) => publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(from + i), endpointIds: [endpointId] }));
-    const due: string[] = (await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id`, [endpointId])).map((r: { id: string }) => r.id);
+    await dataSource.query(
+      `INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`,
+      [endpointId, accountId, `http://127.0.0.1:9/hook/${from}`, ['company.name_changed'], newWebhookSecret()],
+    );
+    for (let i = 0; i < n; i++)
+      await dataSource.transaction((m) =>
+        publisher.publish(m, {
+          accountId,
+          kind: 'company.name_changed',
+          isTest: false,
+          data: change(from + i),
+          endpointIds: [endpointId],
+        }),
+      );
+    const due: string[] = (
+      await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id`, [
+        endpointId,
+      ])
+    ).map((r: { id: string }) => r.id);
     return { endpointId, due };
   }
 
@@ -78,7 +106,12 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     expect(a).toHaveLength(limit);
     expect(b).toHaveLength(2);
     const oldest = async (endpointId: string, n: number) =>
-      (await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id LIMIT $2`, [endpointId, n])).map((r: { id: string }) => r.id);
+      (
+        await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id LIMIT $2`, [
+          endpointId,
+          n,
+        ])
+      ).map((r: { id: string }) => r.id);
     expect(a.map((c) => c.deliveryId)).toEqual(await oldest(endpoints[0], limit));
     expect(b.map((c) => c.deliveryId)).toEqual(await oldest(endpoints[1], 2));
     expect([...a, ...b].every((c) => c.attempt === 1)).toBe(true);
@@ -88,7 +121,8 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
       [[...a, ...b].map((c) => c.deliveryId)],
     );
     expect(logged).toHaveLength(limit + 2);
-    for (const c of [...a, ...b]) expect(JSON.parse(logged.find((l) => l.delivery_id === c.deliveryId)!.request_headers)).toEqual(c.headers);
+    for (const c of [...a, ...b])
+      expect(JSON.parse(logged.find((l) => l.delivery_id === c.deliveryId)!.request_headers)).toEqual(c.headers);
 
     // The first endpoint is at its limit; the second has slots left for two more.
     expect(await store.claim({ endpointId: endpoints[0], max: limit }, now, prepare)).toEqual([]);
@@ -100,7 +134,10 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     const endpointId = endpoints[1];
     const now = new Date();
     expect(await store.claim({ endpointId, max: 4 }, now, prepare)).toEqual([]);
-    const [leased] = await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 AND locked_until > now() ORDER BY id LIMIT 1`, [endpointId]);
+    const [leased] = await dataSource.query(
+      `SELECT id FROM delivery WHERE endpoint_id = $1 AND locked_until > now() ORDER BY id LIMIT 1`,
+      [endpointId],
+    );
     const done = store.answeredAttempt(leased.id, endpointId);
     const next = await store.claim({ endpointId, max: 4 }, now, prepare);
     expect(next).toHaveLength(1);
@@ -120,7 +157,11 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     };
     const master = (dataSource.driver as unknown as { master: { query: (...a: unknown[]) => unknown } }).master;
     const query = dataSource.query.bind(dataSource);
-    jest.spyOn(dataSource, 'query').mockImplementation(((sql: string, params?: unknown[]) => (note(sql), query(sql, params))) as typeof dataSource.query);
+    jest
+      .spyOn(dataSource, 'query')
+      .mockImplementation(
+        ((sql: string, params?: unknown[]) => (note(sql), query(sql, params))) as typeof dataSource.query,
+      );
     if (backend === 'postgres') {
       const q = master.query.bind(master);
       jest.spyOn(master, 'query').mockImplementation((...args: unknown[]) => (note(args[0]), q(...args)));
@@ -149,14 +190,22 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     const now = new Date();
     expect((await store.claim({ endpointId, max: 1 }, now, prepare)).map((c) => c.deliveryId)).toEqual([due[0]]);
     // Everything the read left that the next claim would offer is done meanwhile (by another worker, say).
-    await dataSource.query(`UPDATE delivery SET state = 'succeeded', next_attempt_at = NULL WHERE id = ANY($1)`, [due.slice(1, 8)]);
+    await dataSource.query(`UPDATE delivery SET state = 'succeeded', next_attempt_at = NULL WHERE id = ANY($1)`, [
+      due.slice(1, 8),
+    ]);
     expect((await store.claim({ endpointId, max: 1 }, now, prepare)).map((c) => c.deliveryId)).toEqual([due[8]]);
   });
 
   it('claims one named delivery, once', async () => {
-    const [row] = await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id LIMIT 1`, [endpoints[2]]);
+    const [row] = await dataSource.query(
+      `SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id LIMIT 1`,
+      [endpoints[2]],
+    );
     const now = new Date();
-    const [first, second] = await Promise.all([store.claim({ deliveryId: row.id }, now, prepare), store.claim({ deliveryId: row.id }, now, prepare)]);
+    const [first, second] = await Promise.all([
+      store.claim({ deliveryId: row.id }, now, prepare),
+      store.claim({ deliveryId: row.id }, now, prepare),
+    ]);
     expect([first.length, second.length].sort()).toEqual([0, 1]);
   });
 
@@ -165,7 +214,9 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     // the rotation commits between the claim's read and its call), it claims nothing.
     const endpointId = endpoints[2];
     const query = (sql: string, params: unknown[]) => dataSource.query(sql, params);
-    const before: Array<{ secret: string }> = await query(`SELECT secret FROM webhook_endpoint WHERE id = $1`, [endpointId]);
+    const before: Array<{ secret: string }> = await query(`SELECT secret FROM webhook_endpoint WHERE id = $1`, [
+      endpointId,
+    ]);
     await query(`UPDATE webhook_endpoint SET secret = $2 WHERE id = $1`, [endpointId, newWebhookSecret()]);
     const [{ n }] = await query(
       `SELECT count(*)::int AS n FROM claim_deliveries(now(), now() + interval '20 s', 4, ARRAY[$1], ARRAY[4], ARRAY[false], ARRAY['http://127.0.0.1:9/hook/2'], ARRAY[$2], ARRAY(SELECT id FROM delivery WHERE endpoint_id = $1), ARRAY(SELECT '{}' FROM delivery WHERE endpoint_id = $1), ARRAY[]::text[], false)`,
@@ -182,7 +233,10 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
       try {
         await claimer.query('BEGIN');
         // Called on the open transaction (claiming nothing), the function holds its lock on both endpoints' rows.
-        const { rows: secrets } = await claimer.query(`SELECT id, url, secret FROM webhook_endpoint WHERE id = ANY($1) ORDER BY id`, [endpoints.slice(0, 2)]);
+        const { rows: secrets } = await claimer.query(
+          `SELECT id, url, secret FROM webhook_endpoint WHERE id = ANY($1) ORDER BY id`,
+          [endpoints.slice(0, 2)],
+        );
         await claimer.query(
           `SELECT * FROM claim_deliveries(now(), now() + interval '20 s', 4, $1, ARRAY[0, 0], ARRAY[false, false], $2, $3, ARRAY[]::text[], ARRAY[]::text[], ARRAY[]::text[], false)`,
           [secrets.map((s) => s.id), secrets.map((s) => s.url), secrets.map((s) => s.secret)],
@@ -190,7 +244,13 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
         // A publish inserts deliveries for both endpoints (each insert's foreign key takes a KEY SHARE lock on its endpoint).
         const published = await dataSource.transaction(async (m) => {
           await m.query(`SET LOCAL lock_timeout = '2s'`);
-          return publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(100), endpointIds: endpoints });
+          return publisher.publish(m, {
+            accountId,
+            kind: 'company.name_changed',
+            isTest: false,
+            data: change(100),
+            endpointIds: endpoints,
+          });
         });
         expect(published.deliveries).toHaveLength(3);
       } finally {

@@ -47,7 +47,6 @@ export interface ClaimedDelivery {
   headers: Record<string, string>;
 }
 
-
 /**
  * One delivery, or up to `max` due deliveries of an endpoint. `skipLocked`: when another
  * claim for the endpoint is under way, claim nothing rather than wait for it (a worker that
@@ -225,7 +224,8 @@ export class DeliveryStore {
     const wanted = (t: DeliveryTarget) => ('deliveryId' in t ? 1 : Math.min(t.max, limit));
     // An endpoint's unclaimed candidates from a recent read stand in for a new read.
     // Expired ones go, whether or not their endpoint is claimed for again.
-    for (const [endpointId, left] of this.leftovers) if (Date.now() - left.at >= LEFTOVER_MS) this.leftovers.delete(endpointId);
+    for (const [endpointId, left] of this.leftovers)
+      if (Date.now() - left.at >= LEFTOVER_MS) this.leftovers.delete(endpointId);
     const cached = new Map<string, { at: number; rows: CandidateRow[] }>();
     const toRead: Array<{ endpointId: string; n: number }> = [];
     for (const { target } of batch) {
@@ -237,10 +237,17 @@ export class DeliveryStore {
     }
     const rows =
       'deliveryId' in first
-        ? await preparedRows<CandidateRow>(this.dataSource, 'delivery_candidate', DELIVERY_CANDIDATE, [first.deliveryId, now])
+        ? await preparedRows<CandidateRow>(this.dataSource, 'delivery_candidate', DELIVERY_CANDIDATE, [
+            first.deliveryId,
+            now,
+          ])
         : toRead.length === 0
           ? []
-          : await preparedRows<CandidateRow>(this.dataSource, 'endpoint_candidates', ENDPOINT_CANDIDATES, [toRead.map((r) => r.endpointId), now, toRead.map((r) => r.n)]);
+          : await preparedRows<CandidateRow>(this.dataSource, 'endpoint_candidates', ENDPOINT_CANDIDATES, [
+              toRead.map((r) => r.endpointId),
+              now,
+              toRead.map((r) => r.n),
+            ]);
     const byEndpoint = new Map<string, CandidateRow[]>();
     for (const [endpointId, left] of cached) byEndpoint.set(endpointId, left.rows);
     for (const row of rows) {
@@ -255,7 +262,12 @@ export class DeliveryStore {
       const endpoint = endpointRows[0];
       if (!endpoint) return { request, endpoint: undefined, claims: [] };
       const secrets = [endpoint.secret];
-      if (endpoint.previous_secret && endpoint.previous_secret_expires_at && new Date(endpoint.previous_secret_expires_at) > now) secrets.push(endpoint.previous_secret);
+      if (
+        endpoint.previous_secret &&
+        endpoint.previous_secret_expires_at &&
+        new Date(endpoint.previous_secret_expires_at) > now
+      )
+        secrets.push(endpoint.previous_secret);
       // The oldest: as a claim made meanwhile elsewhere took at most `limit` of them, max + limit leave enough.
       const claims = endpoint.enabled
         ? endpointRows
@@ -286,30 +298,45 @@ export class DeliveryStore {
     for (const p of prepared) {
       if (p.endpoint && !p.endpoint.enabled) {
         const t = p.request.target;
-        await this.dataSource.transaction((m) => failPending(m, p.endpoint!.endpoint_id, now, 'the endpoint is disabled', 'deliveryId' in t ? t.deliveryId : undefined));
+        await this.dataSource.transaction((m) =>
+          failPending(
+            m,
+            p.endpoint!.endpoint_id,
+            now,
+            'the endpoint is disabled',
+            'deliveryId' in t ? t.deliveryId : undefined,
+          ),
+        );
       }
     }
-    const toClaim = prepared.filter((p) => p.claims.length > 0).sort((a, b) => (a.endpoint!.endpoint_id < b.endpoint!.endpoint_id ? -1 : 1));
+    const toClaim = prepared
+      .filter((p) => p.claims.length > 0)
+      .sort((a, b) => (a.endpoint!.endpoint_id < b.endpoint!.endpoint_id ? -1 : 1));
     if (toClaim.length === 0) return batch.map(() => []);
     const candidates = toClaim.flatMap((p) => p.claims);
     const claiming = new Set(toClaim.map((p) => p.endpoint!.endpoint_id));
-    const claimed = await preparedRows<{ claimed_id: string; claimed_attempt: number; claimed_max_attempts: number }>(this.dataSource, 'claim_deliveries', CLAIM, [
-      now,
-      new Date(now.getTime() + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS),
-      limit,
-      toClaim.map((p) => p.endpoint!.endpoint_id),
-      toClaim.map((p) => wanted(p.request.target)),
-      toClaim.map((p) => {
-        const t = p.request.target;
-        return 'deliveryId' in t ? false : Boolean(t.skipLocked);
-      }),
-      toClaim.map((p) => p.endpoint!.url),
-      toClaim.map((p) => p.endpoint!.secret),
-      candidates.map((c) => c.deliveryId),
-      candidates.map((c) => JSON.stringify(c.headers)),
-      [...this.answered].filter(([, endpointId]) => claiming.has(endpointId)).map(([deliveryId]) => deliveryId),
-      this.commitAsync,
-    ]);
+    const claimed = await preparedRows<{ claimed_id: string; claimed_attempt: number; claimed_max_attempts: number }>(
+      this.dataSource,
+      'claim_deliveries',
+      CLAIM,
+      [
+        now,
+        new Date(now.getTime() + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS),
+        limit,
+        toClaim.map((p) => p.endpoint!.endpoint_id),
+        toClaim.map((p) => wanted(p.request.target)),
+        toClaim.map((p) => {
+          const t = p.request.target;
+          return 'deliveryId' in t ? false : Boolean(t.skipLocked);
+        }),
+        toClaim.map((p) => p.endpoint!.url),
+        toClaim.map((p) => p.endpoint!.secret),
+        candidates.map((c) => c.deliveryId),
+        candidates.map((c) => JSON.stringify(c.headers)),
+        [...this.answered].filter(([, endpointId]) => claiming.has(endpointId)).map(([deliveryId]) => deliveryId),
+        this.commitAsync,
+      ],
+    );
     const byId = new Map(claimed.map((r) => [r.claimed_id, r]));
     // What a full claim left unclaimed is offered to the endpoint's next claim (as old as its
     // read); a short claim — the endpoint full, or candidates taken or changed meanwhile — reads again.
@@ -318,14 +345,19 @@ export class DeliveryStore {
       if ('deliveryId' in t) continue;
       const got = p.claims.filter((c) => byId.has(c.deliveryId)).length;
       const rest = (byEndpoint.get(t.endpointId) ?? []).filter((row) => row.id !== null && !byId.has(row.id));
-      if (got === wanted(t) && got > 0 && rest.length > 0) this.leftovers.set(t.endpointId, { at: cached.get(t.endpointId)?.at ?? Date.now(), rows: rest });
+      if (got === wanted(t) && got > 0 && rest.length > 0)
+        this.leftovers.set(t.endpointId, { at: cached.get(t.endpointId)?.at ?? Date.now(), rows: rest });
       else this.leftovers.delete(t.endpointId);
     }
     // Oldest first, as claimed.
     const results = prepared.map((p) =>
       p.claims
         .filter((c) => byId.has(c.deliveryId))
-        .map((c) => ({ ...c, attempt: byId.get(c.deliveryId)!.claimed_attempt, maxAttempts: byId.get(c.deliveryId)!.claimed_max_attempts })),
+        .map((c) => ({
+          ...c,
+          attempt: byId.get(c.deliveryId)!.claimed_attempt,
+          maxAttempts: byId.get(c.deliveryId)!.claimed_max_attempts,
+        })),
     );
     // A short claim from leftovers says nothing of what else is due (a drain takes a short claim
     // for "nothing more"): claim the rest from a new read.
@@ -355,7 +387,10 @@ export class DeliveryStore {
       [deliveryId, now],
     );
     if (rows.length === 0) return null;
-    return { endpointId: rows[0].endpoint_id, claimable: rows[0].due && rows[0].inflight < this.config.webhooks.endpointConcurrency };
+    return {
+      endpointId: rows[0].endpoint_id,
+      claimable: rows[0].due && rows[0].inflight < this.config.webhooks.endpointConcurrency,
+    };
   }
 
   /** The endpoint's oldest due delivery not in flight, to wake another worker for it. */
@@ -373,7 +408,11 @@ export class DeliveryStore {
    * holding any more. At most WEBHOOK_ENDPOINT_CONCURRENCY per endpoint (more could not run
    * at once anyway; whoever runs one carries on with the endpoint's others).
    */
-  async stranded(now: Date, dueBefore: Date, limit = 1_000): Promise<Array<{ id: string; attempt: number; endpointId: string }>> {
+  async stranded(
+    now: Date,
+    dueBefore: Date,
+    limit = 1_000,
+  ): Promise<Array<{ id: string; attempt: number; endpointId: string }>> {
     const rows: Array<{ id: string; attempt_count: number; endpoint_id: string }> = await this.dataSource.query(
       `SELECT id, attempt_count, endpoint_id FROM (
          SELECT id, attempt_count, endpoint_id, next_attempt_at, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rank
@@ -387,7 +426,13 @@ export class DeliveryStore {
 }
 
 /** Fails the endpoint's pending deliveries that are not in flight (or only this one): nothing is sent to a disabled endpoint. */
-export async function failPending(m: EntityManager, endpointId: string, now: Date, why: string, deliveryId?: string): Promise<void> {
+export async function failPending(
+  m: EntityManager,
+  endpointId: string,
+  now: Date,
+  why: string,
+  deliveryId?: string,
+): Promise<void> {
   await m.query(
     `UPDATE delivery SET state = 'failed', next_attempt_at = NULL, completed_at = $2, last_error = $3
      WHERE endpoint_id = $1 AND state = 'pending' AND (locked_until IS NULL OR locked_until <= $2) ${deliveryId ? 'AND id = $4' : ''}`,

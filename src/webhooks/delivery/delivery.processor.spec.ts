@@ -34,8 +34,18 @@ describe('DeliveryProcessor waking an event’s deliveries', () => {
     const processor = new DeliveryProcessor(jobs, deliverer, queue, new Clock(), config);
     processor.onModuleInit();
 
-    const deliveries = [0, 1, 2].map(() => ({ id: randomId('dlv'), endpointId: randomId('we'), messageId: randomId('msg'), state: 'pending' as const }));
-    const held = { id: randomId('dlv'), endpointId: randomId('we'), messageId: randomId('msg'), state: 'held' as const };
+    const deliveries = [0, 1, 2].map(() => ({
+      id: randomId('dlv'),
+      endpointId: randomId('we'),
+      messageId: randomId('msg'),
+      state: 'pending' as const,
+    }));
+    const held = {
+      id: randomId('dlv'),
+      endpointId: randomId('we'),
+      messageId: randomId('msg'),
+      state: 'held' as const,
+    };
     const publisher = new EventPublisher(undefined as never, queue, new Clock(), config);
     await publisher.wake({ eventId: randomId('evt'), deliveries: [...deliveries, held] });
     await jobs.drain();

@@ -98,7 +98,6 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
     return true;
   }
 
-
   private async drain(endpointId: string, drain: Drain, first: ClaimedDelivery[]): Promise<void> {
     // A slot is taken until its request is answered; the outcome is written after, while the
     // next request may already be on its way. The drain ends once every outcome is written.
@@ -165,7 +164,10 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
     await Promise.allSettled([...recording]);
     if (exhausted && !this.stopping) {
       const next = await this.deliverer.nextDue(endpointId, this.clock.now());
-      if (next) await this.queue.wake(next.id, next.attempt + 1, { tag: `c${Date.now()}`, endpointId }).catch((err: Error) => this.logger.warn(`could not hand on endpoint ${endpointId}: ${err.message}`));
+      if (next)
+        await this.queue
+          .wake(next.id, next.attempt + 1, { tag: `c${Date.now()}`, endpointId })
+          .catch((err: Error) => this.logger.warn(`could not hand on endpoint ${endpointId}: ${err.message}`));
     }
   }
 }

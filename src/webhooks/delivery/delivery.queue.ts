@@ -8,13 +8,21 @@ export const deliveryJobSchema = z.object({
    * then takes the wake as a nudge to look again, without a database round trip. Optional:
    * jobs enqueued before it existed, and wakes that do not know it, are looked up.
    */
-  endpointId: z.string().regex(/^we_[0-9A-Za-z]{22}$/).optional(),
+  endpointId: z
+    .string()
+    .regex(/^we_[0-9A-Za-z]{22}$/)
+    .optional(),
   /**
    * The event's other deliveries, when the publisher woke all of them with one job: an event
    * sent to several endpoints is one job to take, not one per endpoint.
    */
   others: z
-    .array(z.object({ deliveryId: z.string().regex(/^dlv_[0-9A-Za-z]{22}$/), endpointId: z.string().regex(/^we_[0-9A-Za-z]{22}$/) }))
+    .array(
+      z.object({
+        deliveryId: z.string().regex(/^dlv_[0-9A-Za-z]{22}$/),
+        endpointId: z.string().regex(/^we_[0-9A-Za-z]{22}$/),
+      }),
+    )
     .max(10_000)
     .optional(),
 });

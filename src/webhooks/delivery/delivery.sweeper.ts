@@ -27,7 +27,8 @@ export class DeliverySweeper implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const run = () => void this.sweep().catch((err: Error) => this.logger.error(`delivery sweep failed: ${err.message}`));
+    const run = () =>
+      void this.sweep().catch((err: Error) => this.logger.error(`delivery sweep failed: ${err.message}`));
     this.scheduler.addInterval('delivery-sweeper', setInterval(run, this.config.webhooks.sweepIntervalMs));
     run();
   }

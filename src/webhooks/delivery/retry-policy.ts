@@ -34,8 +34,14 @@ const JITTER = 0.1;
 export function nextStep(outcome: AttemptOutcome, attempt: number, rules: RetryRules, now: Date): NextStep {
   const status = outcome.status;
   if (status !== undefined && status >= 200 && status < 300) return { state: 'succeeded' };
-  if (status === 410) return { state: 'failed', reason: 'the endpoint answered 410 Gone', disableEndpoint: `The endpoint answered 410 Gone at ${now.toISOString()}.` };
-  if (attempt >= rules.maxAttempts || rules.schedule.length === 0) return { state: 'failed', reason: `failed ${attempt} attempt${attempt === 1 ? '' : 's'}; no retry left` };
+  if (status === 410)
+    return {
+      state: 'failed',
+      reason: 'the endpoint answered 410 Gone',
+      disableEndpoint: `The endpoint answered 410 Gone at ${now.toISOString()}.`,
+    };
+  if (attempt >= rules.maxAttempts || rules.schedule.length === 0)
+    return { state: 'failed', reason: `failed ${attempt} attempt${attempt === 1 ? '' : 's'}; no retry left` };
   const scheduled = rules.schedule[Math.min(attempt, rules.schedule.length) - 1];
   let delayMs = Math.round(scheduled * (1 - JITTER + 2 * JITTER * rules.random()));
   if ((status === 429 || status === 503) && outcome.retryAfter !== undefined) {

@@ -1,11 +1,25 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentPrincipal } from '../../accounts/api-key.guard';
 import type { Principal } from '../../accounts/api-key-auth.service';
 import { ApiAccountErrors } from '../../core/openapi/api-account-errors.decorator';
 import { parseBody } from '../../core/validation/zod-input';
 import { openApiSchema } from '../../core/validation/zod-openapi';
-import { createEndpointSchema, updateEndpointSchema, WebhookEndpointDto, WebhookEndpointListDto, WebhookEndpointWithSecretDto } from './dto/webhook-endpoint.dto';
+import {
+  createEndpointSchema,
+  updateEndpointSchema,
+  WebhookEndpointDto,
+  WebhookEndpointListDto,
+  WebhookEndpointWithSecretDto,
+} from './dto/webhook-endpoint.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 const ID = { name: 'endpointId', example: 'we_5Jx2mQ8vL0cR7tYb3nWk9p' };
@@ -39,7 +53,10 @@ export class WebhookEndpointsController {
   }
 
   @Get(':endpointId')
-  @ApiOperation({ summary: 'One webhook endpoint', description: 'Shows whether it is enabled and, when it was disabled, when and why.' })
+  @ApiOperation({
+    summary: 'One webhook endpoint',
+    description: 'Shows whether it is enabled and, when it was disabled, when and why.',
+  })
   @ApiParam(ID)
   @ApiOkResponse({ type: WebhookEndpointDto })
   @ApiAccountErrors('resource_not_found')
@@ -52,14 +69,27 @@ export class WebhookEndpointsController {
   @ApiParam(ID)
   @ApiBody({ schema: openApiSchema(updateEndpointSchema) })
   @ApiOkResponse({ type: WebhookEndpointDto })
-  @ApiAccountErrors('resource_not_found', 'invalid_body', 'target_not_allowed', 'unsupported_media_type', 'payload_too_large')
-  update(@CurrentPrincipal() principal: Principal, @Param('endpointId') id: string, @Body() body: unknown): Promise<WebhookEndpointDto> {
+  @ApiAccountErrors(
+    'resource_not_found',
+    'invalid_body',
+    'target_not_allowed',
+    'unsupported_media_type',
+    'payload_too_large',
+  )
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') id: string,
+    @Body() body: unknown,
+  ): Promise<WebhookEndpointDto> {
     return this.endpoints.update(principal.accountId, id, parseBody(updateEndpointSchema, body));
   }
 
   @Delete(':endpointId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete an endpoint and its delivery log', description: 'Events stay listed under /api/v1/events.' })
+  @ApiOperation({
+    summary: 'Delete an endpoint and its delivery log',
+    description: 'Events stay listed under /api/v1/events.',
+  })
   @ApiParam(ID)
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiAccountErrors('resource_not_found')
@@ -70,13 +100,17 @@ export class WebhookEndpointsController {
   @Post(':endpointId/rotate-secret')
   @ApiOperation({
     summary: 'Rotate the signing secret',
-    description: 'Answers with the new secret, shown this once. For 24 hours both secrets sign every delivery (two `v1,` entries in webhook-signature), so receivers can switch without losing a delivery.',
+    description:
+      'Answers with the new secret, shown this once. For 24 hours both secrets sign every delivery (two `v1,` entries in webhook-signature), so receivers can switch without losing a delivery.',
   })
   @ApiParam(ID)
   @ApiOkResponse({ type: WebhookEndpointWithSecretDto })
   @ApiAccountErrors('resource_not_found')
   @HttpCode(200)
-  rotate(@CurrentPrincipal() principal: Principal, @Param('endpointId') id: string): Promise<WebhookEndpointWithSecretDto> {
+  rotate(
+    @CurrentPrincipal() principal: Principal,
+    @Param('endpointId') id: string,
+  ): Promise<WebhookEndpointWithSecretDto> {
     return this.endpoints.rotateSecret(principal.accountId, id);
   }
 }

@@ -9,7 +9,12 @@ import { DeliveryOutcomes } from '../delivery/delivery-outcomes';
 import { DEFAULT_SUBSCRIPTION } from '../events/event-kinds';
 import { TargetGuard } from '../outbound/target-guard.service';
 import { newWebhookSecret } from '../signing/standard-webhooks';
-import { createEndpointSchema, updateEndpointSchema, WebhookEndpointDto, WebhookEndpointWithSecretDto } from './dto/webhook-endpoint.dto';
+import {
+  createEndpointSchema,
+  updateEndpointSchema,
+  WebhookEndpointDto,
+  WebhookEndpointWithSecretDto,
+} from './dto/webhook-endpoint.dto';
 
 /** Endpoints one account may have. */
 export const MAX_ENDPOINTS = 20;
@@ -29,7 +34,8 @@ interface EndpointRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, url, description, events, enabled, disabled_at, disabled_reason, previous_secret_expires_at, created_at, updated_at';
+const COLUMNS =
+  'id, url, description, events, enabled, disabled_at, disabled_reason, previous_secret_expires_at, created_at, updated_at';
 
 /** An account's webhook endpoints: their URL (checked by the target guard), subscriptions, state and secret. */
 @Injectable()
@@ -47,8 +53,12 @@ export class WebhookEndpointsService {
     const secret = newWebhookSecret();
     const row = await this.dataSource.transaction(async (m) => {
       await m.query(`SELECT id FROM account WHERE id = $1 FOR UPDATE`, [accountId]);
-      const count: Array<{ n: number }> = await m.query(`SELECT count(*)::int AS n FROM webhook_endpoint WHERE account_id = $1`, [accountId]);
-      if (count[0].n >= MAX_ENDPOINTS) throw new ApiError('conflict', `An account has at most ${MAX_ENDPOINTS} webhook endpoints: delete one first.`);
+      const count: Array<{ n: number }> = await m.query(
+        `SELECT count(*)::int AS n FROM webhook_endpoint WHERE account_id = $1`,
+        [accountId],
+      );
+      if (count[0].n >= MAX_ENDPOINTS)
+        throw new ApiError('conflict', `An account has at most ${MAX_ENDPOINTS} webhook endpoints: delete one first.`);
       const rows: EndpointRow[] = await m.query(
         `INSERT INTO webhook_endpoint (id, account_id, url, description, events, secret, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,
@@ -60,7 +70,10 @@ export class WebhookEndpointsService {
   }
 
   async list(accountId: string): Promise<WebhookEndpointDto[]> {
-    const rows: EndpointRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM webhook_endpoint WHERE account_id = $1 ORDER BY created_at, id`, [accountId]);
+    const rows: EndpointRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM webhook_endpoint WHERE account_id = $1 ORDER BY created_at, id`,
+      [accountId],
+    );
     return rows.map(toDto);
   }
 
@@ -68,7 +81,11 @@ export class WebhookEndpointsService {
     return toDto(await this.row(accountId, id));
   }
 
-  async update(accountId: string, id: string, input: z.infer<typeof updateEndpointSchema>): Promise<WebhookEndpointDto> {
+  async update(
+    accountId: string,
+    id: string,
+    input: z.infer<typeof updateEndpointSchema>,
+  ): Promise<WebhookEndpointDto> {
     await this.row(accountId, id);
     const url = input.url !== undefined ? await this.guard.checkForSave(input.url) : undefined;
     const now = this.clock.now();
@@ -79,7 +96,8 @@ export class WebhookEndpointsService {
       if (url !== undefined) set('url', url);
       if (input.events !== undefined) set('events', input.events);
       if (input.description !== undefined) set('description', input.description);
-      if (input.enabled === true) sets.push('enabled = true', 'disabled_at = NULL', 'disabled_reason = NULL', 'failing_since = NULL');
+      if (input.enabled === true)
+        sets.push('enabled = true', 'disabled_at = NULL', 'disabled_reason = NULL', 'failing_since = NULL');
       await m.query(`UPDATE webhook_endpoint SET ${sets.join(', ')} WHERE id = $1 AND account_id = $2`, params);
       if (input.enabled === false) await this.outcomes.disable(m, id, 'Disabled through the API.', now);
       const rows: EndpointRow[] = await m.query(`SELECT ${COLUMNS} FROM webhook_endpoint WHERE id = $1`, [id]);
@@ -90,7 +108,11 @@ export class WebhookEndpointsService {
   /** Deletes the endpoint with its delivery log (events stay listed under /events). */
   async remove(accountId: string, id: string): Promise<void> {
     if (!isIdOf('we', id)) throw notFound(id);
-    const deleted = await queryRows(this.dataSource, `DELETE FROM webhook_endpoint WHERE id = $1 AND account_id = $2 RETURNING id`, [id, accountId]);
+    const deleted = await queryRows(
+      this.dataSource,
+      `DELETE FROM webhook_endpoint WHERE id = $1 AND account_id = $2 RETURNING id`,
+      [id, accountId],
+    );
     if (deleted.length === 0) throw notFound(id);
   }
 
@@ -111,7 +133,10 @@ export class WebhookEndpointsService {
   /** The endpoint if it belongs to the account; 404 otherwise (another account's endpoint is not told apart). */
   async row(accountId: string, id: string): Promise<EndpointRow> {
     if (!isIdOf('we', id)) throw notFound(id);
-    const rows: EndpointRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM webhook_endpoint WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    const rows: EndpointRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM webhook_endpoint WHERE id = $1 AND account_id = $2`,
+      [id, accountId],
+    );
     if (rows.length === 0) throw notFound(id);
     return rows[0];
   }

@@ -74,7 +74,14 @@ export interface Envelope {
 
 /** The contract's envelope, in the contract's field order; `timestamp` in whole seconds (2026-11-23T10:15:30Z). */
 export function buildEnvelope(kind: EventKind, isTest: boolean, at: Date, data: EventData): Envelope {
-  return { event: kind, source: EVENT_SOURCE, api_version: EVENT_API_VERSION, is_test: isTest, timestamp: isoSeconds(at), data };
+  return {
+    event: kind,
+    source: EVENT_SOURCE,
+    api_version: EVENT_API_VERSION,
+    is_test: isTest,
+    timestamp: isoSeconds(at),
+    data,
+  };
 }
 
 export function isoSeconds(at: Date): string {

@@ -31,8 +31,10 @@ export function isPlannedEventKind(value: unknown): value is PlannedEventKind {
 /** Why a value is not an event kind one may ask for: planned, or unknown (listing the allowed ones). */
 export function eventKindRefusal(value: unknown): { code: 'planned_event' | 'unknown_event'; message: string } | null {
   if (isEventKind(value)) return null;
-  if (isPlannedEventKind(value)) return { code: 'planned_event', message: `${value} is planned, not built: it is never emitted yet` };
-  const shown = typeof value === 'string' ? `"${value.slice(0, 60)}"` : JSON.stringify(value)?.slice(0, 60) ?? String(value);
+  if (isPlannedEventKind(value))
+    return { code: 'planned_event', message: `${value} is planned, not built: it is never emitted yet` };
+  const shown =
+    typeof value === 'string' ? `"${value.slice(0, 60)}"` : (JSON.stringify(value)?.slice(0, 60) ?? String(value));
   return { code: 'unknown_event', message: `${shown} is not an event kind; allowed: ${BUILT_EVENT_KINDS.join(', ')}` };
 }
 
@@ -46,4 +48,7 @@ export const eventKindSchema = z
     const refusal = eventKindRefusal(value);
     if (refusal) ctx.addIssue({ code: 'custom', message: refusal.message, params: { code: refusal.code } });
   })
-  .meta({ enum: [...BUILT_EVENT_KINDS], description: 'An event kind (developer preview).' }) as unknown as z.ZodType<EventKind>;
+  .meta({
+    enum: [...BUILT_EVENT_KINDS],
+    description: 'An event kind (developer preview).',
+  }) as unknown as z.ZodType<EventKind>;

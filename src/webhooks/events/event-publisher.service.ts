@@ -52,18 +52,32 @@ export class EventPublisher {
 
   async publish(manager: EntityManager, input: PublishInput): Promise<PublishedEvent> {
     const now = this.clock.now();
-    const accounts: Array<{ live_delivery_since: Date | null }> = await manager.query(`SELECT live_delivery_since FROM account WHERE id = $1`, [input.accountId]);
+    const accounts: Array<{ live_delivery_since: Date | null }> = await manager.query(
+      `SELECT live_delivery_since FROM account WHERE id = $1`,
+      [input.accountId],
+    );
     if (accounts.length === 0) throw new Error(`no account ${input.accountId}`);
     const endpoints: Array<{ id: string }> = input.endpointIds
-      ? await manager.query(`SELECT id FROM webhook_endpoint WHERE account_id = $1 AND enabled AND id = ANY($2::text[]) ORDER BY created_at, id`, [input.accountId, input.endpointIds])
-      : await manager.query(`SELECT id FROM webhook_endpoint WHERE account_id = $1 AND enabled AND $2 = ANY(events) ORDER BY created_at, id`, [input.accountId, input.kind]);
+      ? await manager.query(
+          `SELECT id FROM webhook_endpoint WHERE account_id = $1 AND enabled AND id = ANY($2::text[]) ORDER BY created_at, id`,
+          [input.accountId, input.endpointIds],
+        )
+      : await manager.query(
+          `SELECT id FROM webhook_endpoint WHERE account_id = $1 AND enabled AND $2 = ANY(events) ORDER BY created_at, id`,
+          [input.accountId, input.kind],
+        );
 
     const eventId = randomId('evt');
     const body = JSON.stringify(buildEnvelope(input.kind, input.isTest, now, input.data));
-    await manager.query(`INSERT INTO event (id, account_id, kind, is_test, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [eventId, input.accountId, input.kind, input.isTest, body, now]);
+    await manager.query(
+      `INSERT INTO event (id, account_id, kind, is_test, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [eventId, input.accountId, input.kind, input.isTest, body, now],
+    );
 
     const state = input.isTest || accounts[0].live_delivery_since ? 'pending' : 'held';
-    const deliveries = endpoints.map((e) => ({ id: randomId('dlv'), endpointId: e.id, messageId: randomId('msg'), state }) as const);
+    const deliveries = endpoints.map(
+      (e) => ({ id: randomId('dlv'), endpointId: e.id, messageId: randomId('msg'), state }) as const,
+    );
     if (deliveries.length) {
       await manager.query(
         `INSERT INTO delivery (id, event_id, endpoint_id, account_id, message_id, is_test, state, max_attempts, next_attempt_at, created_at)
@@ -89,7 +103,11 @@ export class EventPublisher {
   /** After the commit: wakes a worker for the pending deliveries (one job for them all). Never throws (the sweeper is the fallback). */
   async wake(published: PublishedEvent): Promise<void> {
     const pending = published.deliveries.filter((d) => d.state === 'pending');
-    await this.queue.wakeFirst(pending).catch((err: Error) => this.logger.warn(`could not enqueue the deliveries of ${published.eventId} (the sweeper will): ${err.message}`));
+    await this.queue
+      .wakeFirst(pending)
+      .catch((err: Error) =>
+        this.logger.warn(`could not enqueue the deliveries of ${published.eventId} (the sweeper will): ${err.message}`),
+      );
   }
 
   /** publish in a transaction of its own, then wake. */

@@ -15,11 +15,25 @@ export class EventsController {
   constructor(private readonly events: EventsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'The account’s events, newest first', description: 'Every event emitted for the account, sent or held, with the envelope as delivered. Pull them to catch up after lost deliveries.' })
+  @ApiOperation({
+    summary: 'The account’s events, newest first',
+    description:
+      'Every event emitted for the account, sent or held, with the envelope as delivered. Pull them to catch up after lost deliveries.',
+  })
   @ApiQuery({ name: 'event', required: false, enum: BUILT_EVENT_KINDS })
   @ApiQuery({ name: 'isTest', required: false, type: Boolean })
-  @ApiQuery({ name: 'since', required: false, description: 'Only events created at or after this time (ISO 8601).', schema: { type: 'string', format: 'date-time' } })
-  @ApiQuery({ name: 'until', required: false, description: 'Only events created before this time (ISO 8601).', schema: { type: 'string', format: 'date-time' } })
+  @ApiQuery({
+    name: 'since',
+    required: false,
+    description: 'Only events created at or after this time (ISO 8601).',
+    schema: { type: 'string', format: 'date-time' },
+  })
+  @ApiQuery({
+    name: 'until',
+    required: false,
+    description: 'Only events created before this time (ISO 8601).',
+    schema: { type: 'string', format: 'date-time' },
+  })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } })
   @ApiQuery({ name: 'cursor', required: false, description: '`nextCursor` of the previous page.' })
   @ApiOkResponse({ type: EventListDto })

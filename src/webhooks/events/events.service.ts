@@ -37,16 +37,28 @@ export class EventsService {
   async get(accountId: string, id: string): Promise<EventWithDeliveriesDto> {
     const missing = new ApiError('resource_not_found', `This account has no event ${String(id).slice(0, 40)}.`);
     if (!isIdOf('evt', id)) throw missing;
-    const rows: EventRow[] = await this.dataSource.query(`SELECT id, kind, is_test, body, created_at FROM event WHERE id = $1 AND account_id = $2`, [id, accountId]);
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT id, kind, is_test, body, created_at FROM event WHERE id = $1 AND account_id = $2`,
+      [id, accountId],
+    );
     if (rows.length === 0) throw missing;
     const deliveries: Array<{ id: string; endpoint_id: string; state: string }> = await this.dataSource.query(
       `SELECT id, endpoint_id, state FROM delivery WHERE event_id = $1 ORDER BY created_at, id`,
       [id],
     );
-    return { ...toDto(rows[0]), deliveries: deliveries.map((d) => ({ id: d.id, endpointId: d.endpoint_id, state: d.state })) };
+    return {
+      ...toDto(rows[0]),
+      deliveries: deliveries.map((d) => ({ id: d.id, endpointId: d.endpoint_id, state: d.state })),
+    };
   }
 }
 
 function toDto(r: EventRow): EventDto {
-  return { id: r.id, event: r.kind, isTest: r.is_test, createdAt: r.created_at.toISOString(), payload: JSON.parse(r.body) as Record<string, unknown> };
+  return {
+    id: r.id,
+    event: r.kind,
+    isTest: r.is_test,
+    createdAt: r.created_at.toISOString(),
+    payload: JSON.parse(r.body) as Record<string, unknown>,
+  };
 }

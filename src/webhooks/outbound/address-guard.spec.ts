@@ -91,7 +91,15 @@ describe('webhook targets: the address guard against every spelling', () => {
     expect(verdict(url)).toBe('allowed');
   });
 
-  const invalid = ['not a url', 'http://', '//example.com/x', 'http://exa mple.com/', 'http://example.com/\n', 'http:\\\\127.0.0.1\\', `https://example.com/${'a'.repeat(2100)}`];
+  const invalid = [
+    'not a url',
+    'http://',
+    '//example.com/x',
+    'http://exa mple.com/',
+    'http://example.com/\n',
+    'http:\\\\127.0.0.1\\',
+    `https://example.com/${'a'.repeat(2100)}`,
+  ];
   it.each(invalid)('calls %j malformed (400), not merely refused', (url) => {
     expect(verdict(url.slice(0, 3000))).toBe('invalid');
   });
@@ -164,7 +172,10 @@ describe('webhook targets: names resolving to refused addresses (when the endpoi
   });
 
   it('answers 400 for a malformed URL and 422 for a refused one, naming the field', async () => {
-    await expect(guard.checkForSave('nope')).rejects.toMatchObject({ code: 'invalid_body', extras: { errors: [{ field: 'url', code: 'invalid_url' }] } });
+    await expect(guard.checkForSave('nope')).rejects.toMatchObject({
+      code: 'invalid_body',
+      extras: { errors: [{ field: 'url', code: 'invalid_url' }] },
+    });
     await expect(guard.checkForSave('http://2130706433/')).rejects.toMatchObject({
       code: 'target_not_allowed',
       status: 422,

@@ -13,7 +13,9 @@ import type { Cidr } from '../../core/config/cidrs';
  * Ranges ipaddr.js calls `unicast` that are not: ::/8 is reserved by the IETF and holds the
  * deprecated IPv4-compatible addresses (`::127.0.0.1` is `::7f00:1`).
  */
-const ALSO_REFUSED: Array<[ipaddr.IPv6, number, string]> = [[ipaddr.IPv6.parse('::'), 8, 'reserved (IPv4-compatible) address']];
+const ALSO_REFUSED: Array<[ipaddr.IPv6, number, string]> = [
+  [ipaddr.IPv6.parse('::'), 8, 'reserved (IPv4-compatible) address'],
+];
 
 export class AddressGuard {
   constructor(private readonly allowlist: readonly Cidr[] = []) {}

@@ -81,19 +81,30 @@ describe('OutboundHttpClient (customer URLs)', () => {
 
   it('POSTs the body with its headers and a User-Agent, and keeps the first 2 KB of the answer', async () => {
     const s = await server((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('é'.repeat(3000)));
-    const res = await make().post({ url: `${s.url}/hook?x=1`, headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' }, body: '{"a":"ø"}', timeoutMs: 2000 });
+    const res = await make().post({
+      url: `${s.url}/hook?x=1`,
+      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' },
+      body: '{"a":"ø"}',
+      timeoutMs: 2000,
+    });
     expect(res.status).toBe(200);
     expect(Buffer.byteLength(res.bodyStart)).toBeLessThanOrEqual(LOGGED_BODY_BYTES + 2);
     expect(res.bodyStart.startsWith('éé')).toBe(true);
     expect(res.remoteAddress).toBe('127.0.0.1');
-    expect(s.requests[0]).toMatchObject({ url: '/hook?x=1', body: '{"a":"ø"}', headers: { 'webhook-id': 'msg_1', 'user-agent': 'RegistryLookup-Webhooks/test', 'content-length': '10' } });
+    expect(s.requests[0]).toMatchObject({
+      url: '/hook?x=1',
+      body: '{"a":"ø"}',
+      headers: { 'webhook-id': 'msg_1', 'user-agent': 'RegistryLookup-Webhooks/test', 'content-length': '10' },
+    });
     await s.close();
   });
 
   it('never follows a redirect, not even to a refused address: the 3xx is the answer', async () => {
     const elsewhere = await server((_req, res) => res.end('should never be reached'));
     const s = await server((_req, res) => res.writeHead(302, { location: `${elsewhere.url}/` }).end());
-    const s2 = await server((_req, res) => res.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data/' }).end());
+    const s2 = await server((_req, res) =>
+      res.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+    );
     const c = make();
     expect((await c.post({ url: s.url, headers: {}, body: '{}', timeoutMs: 2000 })).status).toBe(302);
     expect((await c.post({ url: s2.url, headers: {}, body: '{}', timeoutMs: 2000 })).status).toBe(307);
@@ -106,7 +117,14 @@ describe('OutboundHttpClient (customer URLs)', () => {
     const err = await failure(make(NOTHING_ALLOWED).post({ url: s.url, headers: {}, body: '{}', timeoutMs: 2000 }));
     expect(err.errorClass).toBe('target_not_allowed');
     expect(err.message).toMatch(/127\.0\.0\.1 is a loopback address/);
-    const mapped = await failure(make(NOTHING_ALLOWED).post({ url: `http://[::ffff:127.0.0.1]:${s.port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+    const mapped = await failure(
+      make(NOTHING_ALLOWED).post({
+        url: `http://[::ffff:127.0.0.1]:${s.port}/`,
+        headers: {},
+        body: '{}',
+        timeoutMs: 2000,
+      }),
+    );
     expect(mapped.errorClass).toBe('target_not_allowed');
     expect(s.connections()).toBe(0);
     await s.close();
@@ -117,13 +135,25 @@ describe('OutboundHttpClient (customer URLs)', () => {
     // Allowed: 127.0.0.1 only. The name now resolves to 127.0.0.2, or to a public address and 127.0.0.2.
     const guard = new AddressGuard(parseCidrs('127.0.0.1/32'));
     for (const answers of [['127.0.0.2'], ['93.184.215.14', '127.0.0.2']]) {
-      const err = await failure(make(guard, { 'rebind.test': answers }).post({ url: `http://rebind.test:${s.port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+      const err = await failure(
+        make(guard, { 'rebind.test': answers }).post({
+          url: `http://rebind.test:${s.port}/`,
+          headers: {},
+          body: '{}',
+          timeoutMs: 2000,
+        }),
+      );
       expect(err.errorClass).toBe('target_not_allowed');
       expect(err.message).toMatch(/rebind\.test resolves to 127\.0\.0\.2, a loopback address/);
     }
     expect(s.connections()).toBe(0);
     // The same name resolving to an allowed address is reached, with the name as Host.
-    const ok = await make(new AddressGuard(parseCidrs('127.0.0.2/32')), { 'rebind.test': ['127.0.0.2'] }).post({ url: `http://rebind.test:${s.port}/`, headers: {}, body: '{}', timeoutMs: 2000 });
+    const ok = await make(new AddressGuard(parseCidrs('127.0.0.2/32')), { 'rebind.test': ['127.0.0.2'] }).post({
+      url: `http://rebind.test:${s.port}/`,
+      headers: {},
+      body: '{}',
+      timeoutMs: 2000,
+    });
     expect(ok.status).toBe(200);
     expect(s.requests[0].headers.host).toBe(`rebind.test:${s.port}`);
     await s.close();
@@ -140,7 +170,9 @@ describe('OutboundHttpClient (customer URLs)', () => {
     const port = (tlsServer.address() as AddressInfo).port;
     const dns = new FakeDns({ 'tls.test': ['127.0.0.1'], 'inside.test': ['10.0.0.1', '127.0.0.1'] });
     const c = make(LOOPBACK_ALLOWED, dns);
-    const refused = await failure(c.post({ url: `https://inside.test:${port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+    const refused = await failure(
+      c.post({ url: `https://inside.test:${port}/`, headers: {}, body: '{}', timeoutMs: 2000 }),
+    );
     expect(refused.errorClass).toBe('target_not_allowed');
     expect(connections).toBe(0);
     const tls = await failure(c.post({ url: `https://tls.test:${port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
@@ -163,12 +195,20 @@ describe('OutboundHttpClient (customer URLs)', () => {
 
   it('classifies a refused connection, a reset connection and an unknown name', async () => {
     const s = await server((req) => req.socket.destroy());
-    expect((await failure(make().post({ url: s.url, headers: {}, body: '{}', timeoutMs: 2000 }))).errorClass).toBe('connection_reset');
+    expect((await failure(make().post({ url: s.url, headers: {}, body: '{}', timeoutMs: 2000 }))).errorClass).toBe(
+      'connection_reset',
+    );
     const gone = await server(() => undefined);
     const port = gone.port;
     await gone.close();
-    expect((await failure(make().post({ url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}', timeoutMs: 2000 }))).errorClass).toBe('connection_refused');
-    expect((await failure(make().post({ url: 'http://no-such-name.test/', headers: {}, body: '{}', timeoutMs: 2000 }))).errorClass).toBe('dns_error');
+    expect(
+      (await failure(make().post({ url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}', timeoutMs: 2000 })))
+        .errorClass,
+    ).toBe('connection_refused');
+    expect(
+      (await failure(make().post({ url: 'http://no-such-name.test/', headers: {}, body: '{}', timeoutMs: 2000 })))
+        .errorClass,
+    ).toBe('dns_error');
     await s.close();
   });
 
@@ -196,15 +236,24 @@ describe('OutboundHttpClient (customer URLs)', () => {
     await s.close();
   });
 
-  it('sends the caller\'s headers as given, with its own User-Agent, and the body\'s real length', async () => {
+  it("sends the caller's headers as given, with its own User-Agent, and the body's real length", async () => {
     const s = await server((_req, res) => res.end());
-    await make().post({ url: s.url, headers: { 'User-Agent': 'Custom/1', 'Content-Length': '999', 'webhook-signature': 'v1,abc= v1,def=' }, body: 'ab', timeoutMs: 2000 });
-    expect(s.requests[0].headers).toMatchObject({ 'user-agent': 'Custom/1', 'content-length': '2', 'webhook-signature': 'v1,abc= v1,def=' });
+    await make().post({
+      url: s.url,
+      headers: { 'User-Agent': 'Custom/1', 'Content-Length': '999', 'webhook-signature': 'v1,abc= v1,def=' },
+      body: 'ab',
+      timeoutMs: 2000,
+    });
+    expect(s.requests[0].headers).toMatchObject({
+      'user-agent': 'Custom/1',
+      'content-length': '2',
+      'webhook-signature': 'v1,abc= v1,def=',
+    });
     expect(s.requests[0].body).toBe('ab');
     await s.close();
   });
 
-  it('gives the answer\'s headers as node:http would: lower-case names, repeats joined, the first Retry-After', async () => {
+  it("gives the answer's headers as node:http would: lower-case names, repeats joined, the first Retry-After", async () => {
     const s = await server((_req, res) => {
       res.setHeader('Retry-After', ['120', '60']);
       res.setHeader('X-Multi', ['a', 'b']);
@@ -238,10 +287,17 @@ describe('OutboundHttpClient (customer URLs)', () => {
     const refused = await server((_req, res) => res.end('should never be reached'), '127.0.0.2');
     const dns = new FakeDns({ 'moving.test': ['127.0.0.1'] });
     const c = make(new AddressGuard(parseCidrs('127.0.0.1/32')), dns);
-    const first = await c.post({ url: `http://moving.test:${allowed.port}/`, headers: {}, body: '{}', timeoutMs: 2000 });
+    const first = await c.post({
+      url: `http://moving.test:${allowed.port}/`,
+      headers: {},
+      body: '{}',
+      timeoutMs: 2000,
+    });
     expect(first).toMatchObject({ status: 200, remoteAddress: '127.0.0.1' });
     dns.answers['moving.test'] = ['127.0.0.2'];
-    const err = await failure(c.post({ url: `http://moving.test:${allowed.port}/`, headers: {}, body: '{}', timeoutMs: 2000 }));
+    const err = await failure(
+      c.post({ url: `http://moving.test:${allowed.port}/`, headers: {}, body: '{}', timeoutMs: 2000 }),
+    );
     expect(err.errorClass).toBe('target_not_allowed');
     expect(err.message).toMatch(/moving\.test resolves to 127\.0\.0\.2/);
     expect(dns.lookups['moving.test']).toBe(2);
@@ -270,7 +326,9 @@ describe('OutboundHttpClient (customer URLs)', () => {
     let stall = true;
     const s = await server((_req, res) => (stall ? undefined : res.end('ok')));
     const c = make();
-    const errors = await Promise.all(Array.from({ length: 20 }, () => failure(c.post({ url: s.url, headers: {}, body: '{}', timeoutMs: 200 }))));
+    const errors = await Promise.all(
+      Array.from({ length: 20 }, () => failure(c.post({ url: s.url, headers: {}, body: '{}', timeoutMs: 200 }))),
+    );
     expect(errors.map((e) => e.errorClass)).toEqual(Array(20).fill('timeout'));
     stall = false;
     expect((await c.post({ url: s.url, headers: {}, body: '{}', timeoutMs: 2000 })).status).toBe(200);

@@ -89,7 +89,11 @@ export class OutboundHttpClient {
       // The request's own deadline covers headers and body; undici's timers would be a second clock.
       headersTimeout: 0,
       bodyTimeout: 0,
-      factory: (origin, options) => new Pool(origin, { ...options, factory: (o: URL, clientOptions: object) => new GuardedClient(o, clientOptions as Client.Options) }),
+      factory: (origin, options) =>
+        new Pool(origin, {
+          ...options,
+          factory: (o: URL, clientOptions: object) => new GuardedClient(o, clientOptions as Client.Options),
+        }),
     });
   }
 
@@ -146,20 +150,31 @@ export class OutboundHttpClient {
         const why = socket.remoteAddress ? this.guard.refusal(socket.remoteAddress) : 'an unknown address';
         if (!why) return callback(null, socket);
         socket.destroy();
-        callback(new OutboundError('target_not_allowed', `connected to ${socket.remoteAddress ?? '?'}, a ${why}`), null);
+        callback(
+          new OutboundError('target_not_allowed', `connected to ${socket.remoteAddress ?? '?'}, a ${why}`),
+          null,
+        );
       });
   }
 
   /** net's `lookup` hook: resolve, refuse the name if ANY of its addresses is refused. */
   private guardedLookup(): LookupFunction {
-    return ((hostname: string, options: { family?: number | string; all?: boolean }, callback: (...args: unknown[]) => void) => {
+    return ((
+      hostname: string,
+      options: { family?: number | string; all?: boolean },
+      callback: (...args: unknown[]) => void,
+    ) => {
       this.dns.resolve(hostname).then(
         (addresses) => {
           const refused = addresses.map((a) => ({ a, why: this.guard.refusal(a.address) })).find((x) => x.why);
-          if (refused) return callback(new OutboundError('target_not_allowed', `${hostname} resolves to ${refused.a.address}, a ${refused.why}`));
+          if (refused)
+            return callback(
+              new OutboundError('target_not_allowed', `${hostname} resolves to ${refused.a.address}, a ${refused.why}`),
+            );
           const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
           const usable = family ? addresses.filter((a) => a.family === family) : addresses;
-          if (usable.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }));
+          if (usable.length === 0)
+            return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }));
           if (options.all) return callback(null, usable);
           callback(null, usable[0].address, usable[0].family);
         },
@@ -268,7 +283,12 @@ class Attempt implements Dispatcher.DispatchHandler {
     this.settled = true;
     clearTimeout(this.deadline);
     const body = this.kept.length === 1 ? this.kept[0] : Buffer.concat(this.kept);
-    this.resolve({ status: this.status, headers: this.headers, bodyStart: body.toString('utf8'), remoteAddress: this.remoteAddress });
+    this.resolve({
+      status: this.status,
+      headers: this.headers,
+      bodyStart: body.toString('utf8'),
+      remoteAddress: this.remoteAddress,
+    });
   }
 
   private fail(err: OutboundError): void {
@@ -280,14 +300,34 @@ class Attempt implements Dispatcher.DispatchHandler {
 }
 
 /** Node drops the repeats of these and keeps the first (IncomingMessage#headers), `retry-after` among them. */
-const SINGLE_VALUED = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
+const SINGLE_VALUED = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
 
 /** undici's parsed headers (lower-case names, an array for a repeated one) as node:http gives them. */
 function nodeHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   for (const name in headers) {
     const value = headers[name];
     if (name === 'set-cookie') headers[name] = Array.isArray(value) ? value : [value as string];
-    else if (Array.isArray(value)) headers[name] = SINGLE_VALUED.has(name) ? value[0] : value.join(name === 'cookie' ? '; ' : ', ');
+    else if (Array.isArray(value))
+      headers[name] = SINGLE_VALUED.has(name) ? value[0] : value.join(name === 'cookie' ? '; ' : ', ');
   }
   return headers;
 }
@@ -301,9 +341,12 @@ function classify(err: unknown): OutboundError {
   const message = `${code ? `${code}: ` : ''}${e.message || String(err)}`.slice(0, 300);
   if (code === 'ECONNREFUSED') return new OutboundError('connection_refused', message);
   // UND_ERR_SOCKET: the receiver closed the connection before answering ("other side closed").
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return new OutboundError('connection_reset', message);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'ENODATA') return new OutboundError('dns_error', message);
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET')
+    return new OutboundError('connection_reset', message);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'ENODATA')
+    return new OutboundError('dns_error', message);
   if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return new OutboundError('timeout', message);
-  if (/CERT|SSL|TLS|ERR_OSSL/i.test(code) || /certificate|ssl|tls/i.test(e.message ?? '')) return new OutboundError('tls_error', message);
+  if (/CERT|SSL|TLS|ERR_OSSL/i.test(code) || /certificate|ssl|tls/i.test(e.message ?? ''))
+    return new OutboundError('tls_error', message);
   return new OutboundError('network_error', message);
 }

@@ -26,7 +26,9 @@ export class TargetGuard {
     this.addresses = new AddressGuard(config.webhooks.targetAllowlist);
     if (config.webhooks.targetAllowlist.length) {
       const ranges = config.webhooks.targetAllowlist.map(([a, bits]) => `${a.toString()}/${bits}`).join(', ');
-      this.logger.warn(`WEBHOOK_TARGET_ALLOWLIST is set: webhooks may reach ${ranges} although these addresses are not public (local development and tests only)`);
+      this.logger.warn(
+        `WEBHOOK_TARGET_ALLOWLIST is set: webhooks may reach ${ranges} although these addresses are not public (local development and tests only)`,
+      );
     }
   }
 
@@ -37,7 +39,9 @@ export class TargetGuard {
       target = parseTargetUrl(raw);
     } catch (err) {
       if (err instanceof TargetUrlError && err.kind === 'invalid') {
-        throw new ApiError('invalid_body', `${field}: ${err.message}.`, { errors: [{ field, code: 'invalid_url', message: err.message }] });
+        throw new ApiError('invalid_body', `${field}: ${err.message}.`, {
+          errors: [{ field, code: 'invalid_url', message: err.message }],
+        });
       }
       throw notAllowed(field, (err as Error).message);
     }

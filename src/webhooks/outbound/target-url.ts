@@ -27,9 +27,11 @@ export interface TargetUrl {
  * parser would silently drop).
  */
 export function parseTargetUrl(raw: string): TargetUrl {
-  if (raw.length > MAX_URL_LENGTH) throw new TargetUrlError('invalid', `the URL is longer than ${MAX_URL_LENGTH} characters`);
+  if (raw.length > MAX_URL_LENGTH)
+    throw new TargetUrlError('invalid', `the URL is longer than ${MAX_URL_LENGTH} characters`);
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0020\u007f-\u009f\\]/.test(raw)) throw new TargetUrlError('invalid', 'the URL contains spaces, backslashes or control characters');
+  if (/[\u0000-\u0020\u007f-\u009f\\]/.test(raw))
+    throw new TargetUrlError('invalid', 'the URL contains spaces, backslashes or control characters');
   let url: URL;
   try {
     url = new URL(raw);
@@ -37,7 +39,10 @@ export function parseTargetUrl(raw: string): TargetUrl {
     throw new TargetUrlError('invalid', 'not an absolute URL (e.g. https://example.com/webhooks)');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TargetUrlError('not_allowed', `the scheme ${url.protocol.slice(0, 20)} is not allowed: only http and https`);
+    throw new TargetUrlError(
+      'not_allowed',
+      `the scheme ${url.protocol.slice(0, 20)} is not allowed: only http and https`,
+    );
   }
   // Also an empty userinfo (`http://@host/`): the authority as written holds no `@` at all.
   const authority = /^[a-z][a-z0-9+.-]*:\/*([^/?#]*)/i.exec(raw)?.[1] ?? '';

@@ -23,6 +23,11 @@ export function sign(secret: string, messageId: string, timestamp: number, body:
  * The `webhook-signature` header: one entry per secret, space-separated. During a rotation
  * both the new and the previous secret sign, so a receiver that has either verifies.
  */
-export function signatureHeader(secrets: readonly string[], messageId: string, timestamp: number, body: string): string {
+export function signatureHeader(
+  secrets: readonly string[],
+  messageId: string,
+  timestamp: number,
+  body: string,
+): string {
   return secrets.map((s) => sign(s, messageId, timestamp, body)).join(' ');
 }

@@ -4,5 +4,8 @@ import { DELIVERY_STATES } from './delivery.dto';
 
 // Apart from the DTOs: the pages type-check against those, and the cursor code is server-only (Buffer).
 export const deliveriesQuerySchema = z
-  .object({ ...pageQuery, state: z.enum(DELIVERY_STATES, { error: `one of ${DELIVERY_STATES.join(', ')}` }).optional() })
+  .object({
+    ...pageQuery,
+    state: z.enum(DELIVERY_STATES, { error: `one of ${DELIVERY_STATES.join(', ')}` }).optional(),
+  })
   .strict();

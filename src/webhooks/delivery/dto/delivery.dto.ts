@@ -6,8 +6,13 @@ export const DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'held'] as con
 
 export const replaySchema = z
   .object({
-    since: z.iso.datetime({ offset: true, error: 'an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z' }).describe('Replay the endpoint’s failed deliveries of events created at or after this time.'),
-    until: z.iso.datetime({ offset: true, error: 'an ISO 8601 date-time' }).optional().describe('…and before this time (default: now).'),
+    since: z.iso
+      .datetime({ offset: true, error: 'an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z' })
+      .describe('Replay the endpoint’s failed deliveries of events created at or after this time.'),
+    until: z.iso
+      .datetime({ offset: true, error: 'an ISO 8601 date-time' })
+      .optional()
+      .describe('…and before this time (default: now).'),
   })
   .strict();
 
@@ -16,33 +21,54 @@ export class DeliveryDto {
   @ApiProperty() endpointId: string;
   @ApiProperty() eventId: string;
   @ApiProperty({ enum: BUILT_EVENT_KINDS }) event: string;
-  @ApiProperty({ description: 'The `webhook-id` header: the same on every attempt (the receiver’s idempotency key).', example: 'msg_2QpXr9sT1vWb4nLc0d7hGm' }) webhookId: string;
+  @ApiProperty({
+    description: 'The `webhook-id` header: the same on every attempt (the receiver’s idempotency key).',
+    example: 'msg_2QpXr9sT1vWb4nLc0d7hGm',
+  })
+  webhookId: string;
   @ApiProperty() isTest: boolean;
   @ApiProperty({
     enum: DELIVERY_STATES,
-    description: 'pending: an attempt is due or in flight; succeeded: a 2xx came back; failed: no retry left (or 410 Gone, or the endpoint was disabled); held: a live event of an account without live delivery, never sent.',
+    description:
+      'pending: an attempt is due or in flight; succeeded: a 2xx came back; failed: no retry left (or 410 Gone, or the endpoint was disabled); held: a live event of an account without live delivery, never sent.',
   })
   state: string;
   @ApiProperty({ type: 'integer' }) attemptCount: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the next attempt is due (pending only).' }) nextAttemptAt: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the next attempt is due (pending only).',
+  })
+  nextAttemptAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastAttemptAt: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it succeeded or failed for good.' }) completedAt: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it succeeded or failed for good.',
+  })
+  completedAt: string | null;
   @ApiProperty({ type: String, nullable: true }) lastError: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
 export class AttemptRequestDto {
   @ApiProperty({ format: 'uri' }) url: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'Every header sent, exactly.' }) headers: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'Every header sent, exactly.' })
+  headers: Record<string, string>;
 }
 
 export class DeliveryAttemptDto {
   @ApiProperty({ type: 'integer', description: '1 for the first attempt.' }) attempt: number;
   @ApiProperty({ format: 'date-time' }) startedAt: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null while in flight.' }) finishedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null while in flight.' }) finishedAt:
+    string | null;
   @ApiProperty({ type: 'integer', nullable: true }) durationMs: number | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'HTTP status of the answer, if one came.' }) responseStatus: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The first 2 KB of the answer’s body.' }) responseBodyStart: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'HTTP status of the answer, if one came.' })
+  responseStatus: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The first 2 KB of the answer’s body.' })
+  responseBodyStart: string | null;
   @ApiProperty({
     type: String,
     nullable: true,
@@ -56,7 +82,8 @@ export class DeliveryAttemptDto {
 
 export class DeliveryRequestDto {
   @ApiProperty({ enum: ['POST'] }) method: string;
-  @ApiProperty({ description: 'The request body, byte for byte as signed and sent (the event envelope).' }) body: string;
+  @ApiProperty({ description: 'The request body, byte for byte as signed and sent (the event envelope).' })
+  body: string;
 }
 
 export class DeliveryDetailDto extends DeliveryDto {
@@ -66,9 +93,15 @@ export class DeliveryDetailDto extends DeliveryDto {
 
 export class DeliveryListDto {
   @ApiProperty({ type: [DeliveryDto] }) data: DeliveryDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page (older deliveries); null on the last page.' }) nextCursor: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as `cursor` for the next page (older deliveries); null on the last page.',
+  })
+  nextCursor: string | null;
 }
 
 export class ReplayResultDto {
-  @ApiProperty({ type: 'integer', description: 'Failed deliveries made pending again, each for one attempt now.' }) replayed: number;
+  @ApiProperty({ type: 'integer', description: 'Failed deliveries made pending again, each for one attempt now.' })
+  replayed: number;
 }

@@ -3,23 +3,38 @@ import { z } from 'zod';
 import { BUILT_EVENT_KINDS, DEFAULT_SUBSCRIPTION, eventKindSchema } from '../../events/event-kinds';
 import { MAX_URL_LENGTH } from '../../outbound/target-url';
 
-const url = z.string({ error: 'a URL string' }).min(1).max(MAX_URL_LENGTH).describe('Where events are POSTed: http or https, any port, a public address (private, loopback, link-local and reserved addresses are refused).');
+const url = z
+  .string({ error: 'a URL string' })
+  .min(1)
+  .max(MAX_URL_LENGTH)
+  .describe(
+    'Where events are POSTed: http or https, any port, a public address (private, loopback, link-local and reserved addresses are refused).',
+  );
 const events = z
   .array(eventKindSchema)
   .min(1)
   .max(BUILT_EVENT_KINDS.length * 2)
   .transform((list) => [...new Set(list)])
-  .describe(`Event kinds to receive. Default: ${DEFAULT_SUBSCRIPTION.join(', ')} (every kind but company.no_change, sent only to endpoints that ask for it).`);
+  .describe(
+    `Event kinds to receive. Default: ${DEFAULT_SUBSCRIPTION.join(', ')} (every kind but company.no_change, sent only to endpoints that ask for it).`,
+  );
 const description = z.string().trim().max(500).nullable().describe('A note for yourself.');
 
-export const createEndpointSchema = z.object({ url, events: events.optional(), description: description.optional() }).strict();
+export const createEndpointSchema = z
+  .object({ url, events: events.optional(), description: description.optional() })
+  .strict();
 
 export const updateEndpointSchema = z
   .object({
     url: url.optional(),
     events: events.optional(),
     description: description.optional(),
-    enabled: z.boolean().optional().describe('false stops deliveries (pending ones fail); true enables again an endpoint disabled by you or by the service.'),
+    enabled: z
+      .boolean()
+      .optional()
+      .describe(
+        'false stops deliveries (pending ones fail); true enables again an endpoint disabled by you or by the service.',
+      ),
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, { message: 'name at least one of url, events, description, enabled' });
@@ -30,21 +45,36 @@ export class WebhookEndpointDto {
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ type: [String], enum: BUILT_EVENT_KINDS }) events: string[];
   @ApiProperty({ description: 'false: nothing is sent to the endpoint.' }) enabled: boolean;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the endpoint was disabled (by you, or by the service).' }) disabledAt: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the endpoint was disabled (by you, or by the service).',
+  })
+  disabledAt: string | null;
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Why it was disabled: by you through the API, after a 410 Gone, or after every attempt failed for WEBHOOK_DISABLE_AFTER (5 days).',
+    description:
+      'Why it was disabled: by you through the API, after a 410 Gone, or after every attempt failed for WEBHOOK_DISABLE_AFTER (5 days).',
   })
   disabledReason: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Until when the secret before the last rotation still signs (a second `v1,` entry).' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Until when the secret before the last rotation still signs (a second `v1,` entry).',
+  })
   previousSecretExpiresAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
 export class WebhookEndpointWithSecretDto extends WebhookEndpointDto {
-  @ApiPropertyOptional({ description: 'The Standard Webhooks signing secret (`whsec_…`): shown only when created or rotated.', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  @ApiPropertyOptional({
+    description: 'The Standard Webhooks signing secret (`whsec_…`): shown only when created or rotated.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
   secret: string;
 }
 

@@ -7,7 +7,10 @@ export const eventsQuerySchema = z
   .object({
     ...pageQuery,
     event: eventKindSchema.optional(),
-    isTest: z.enum(['true', 'false'], { error: 'true or false' }).transform((v) => v === 'true').optional(),
+    isTest: z
+      .enum(['true', 'false'], { error: 'true or false' })
+      .transform((v) => v === 'true')
+      .optional(),
   })
   .strict();
 
@@ -22,14 +25,25 @@ export class EventDto {
   @ApiProperty({ enum: BUILT_EVENT_KINDS }) event: string;
   @ApiProperty() isTest: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The envelope exactly as delivered (the request body of every attempt).' }) payload: Record<string, unknown>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The envelope exactly as delivered (the request body of every attempt).',
+  })
+  payload: Record<string, unknown>;
 }
 
 export class EventWithDeliveriesDto extends EventDto {
-  @ApiProperty({ type: [EventDeliverySummaryDto], description: 'One per endpoint the event went to.' }) deliveries: EventDeliverySummaryDto[];
+  @ApiProperty({ type: [EventDeliverySummaryDto], description: 'One per endpoint the event went to.' })
+  deliveries: EventDeliverySummaryDto[];
 }
 
 export class EventListDto {
   @ApiProperty({ type: [EventDto] }) data: EventDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page (older events); null on the last page.' }) nextCursor: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as `cursor` for the next page (older events); null on the last page.',
+  })
+  nextCursor: string | null;
 }
