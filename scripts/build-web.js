@@ -14,7 +14,7 @@ const { WEB_PAGES, WEB_OUT_DIR } = require(join(root, 'dist', 'web', 'web-pages.
 const web = join(root, 'web');
 const out = join(root, WEB_OUT_DIR);
 
-const escape = (s) =>
+const escapeHtml = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 async function main() {
@@ -40,11 +40,11 @@ async function main() {
   for (const page of WEB_PAGES) {
     const nav = WEB_PAGES.map(
       (p) =>
-        `        <li><a href="${escape(p.path)}"${p === page ? ' aria-current="page"' : ''}>${escape(p.nav)}</a></li>`,
+        `        <li><a href="${escapeHtml(p.path)}"${p === page ? ' aria-current="page"' : ''}>${escapeHtml(p.nav)}</a></li>`,
     ).join('\n');
     const html = layout
-      .replace('{{title}}', escape(page.title))
-      .replace('{{name}}', escape(page.name))
+      .replace('{{title}}', escapeHtml(page.title))
+      .replace('{{name}}', escapeHtml(page.name))
       .replace('{{nav}}', nav)
       .replace('{{content}}', readFileSync(join(web, page.name, 'content.html'), 'utf8').trim());
     writeFileSync(join(out, `${page.name}.html`), html);

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cors, { type CorsOptions } from 'cors';
 import { json as jsonBody, type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { runDatasetImportCli } from '../dataset/import/dataset-import-cli';
 
 /** `npm run dataset:import -- --country NO --file <path> [--format …] [--dataset-name …] [--produced-at YYYY-MM-DD]` */
-runDatasetImportCli(process.argv.slice(2), process.env, {
+void runDatasetImportCli(process.argv.slice(2), process.env, {
   out: (line) => console.log(line),
   err: (line) => console.error(line),
   isTTY: Boolean(process.stderr.isTTY),

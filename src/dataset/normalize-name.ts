@@ -12,6 +12,7 @@ const SPECIAL_LETTERS: Record<string, string> = {
   ħ: 'h',
 };
 
+// eslint-disable-next-line no-control-regex -- every ASCII character, controls included
 const ASCII = /^[\x00-\x7f]*$/;
 const NOT_ALNUM_ASCII = /[^a-z0-9]+/g;
 

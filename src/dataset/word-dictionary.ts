@@ -43,10 +43,8 @@ export class WordDictionary {
   /** Words beginning with `prefix` (itself included) and the companies they count (a name may be counted twice). */
   prefix(prefix: string): { words: number; companies: number; first: string[] } {
     const lo = this.lowerBound(prefix);
-    let hi = lo;
     // Upper bound by binary search on the prefix's successor.
-    const end = prefixEnd(prefix);
-    hi = this.lowerBound(end);
+    const hi = this.lowerBound(prefixEnd(prefix));
     return {
       words: hi - lo,
       companies: this.cumulative[hi] - this.cumulative[lo],

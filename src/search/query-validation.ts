@@ -37,7 +37,7 @@ export function validateQuery(raw: unknown, field = 'q'): string {
  */
 export function validateRegistrationNumber(raw: unknown, field = 'registrationNumber'): string {
   const value = validateQuery(raw, field);
-  if (!/^[\p{L}\p{N}][\p{L}\p{N} .\-]*$/u.test(value)) {
+  if (!/^[\p{L}\p{N}][\p{L}\p{N} .-]*$/u.test(value)) {
     throw invalid(field, `${field} may hold only letters, digits, spaces, dots and dashes.`);
   }
   return value;

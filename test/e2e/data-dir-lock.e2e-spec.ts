@@ -66,7 +66,7 @@ async function race(dataDir: string, n: number): Promise<number> {
     await Promise.all(
       children.map((child) =>
         child.exitCode !== null || child.signalCode !== null
-          ? undefined
+          ? Promise.resolve()
           : new Promise((r) => {
               child.once('exit', r);
               child.kill('SIGTERM');

@@ -55,7 +55,7 @@ suite('several processes on real Postgres and Redis', () => {
     started.push(...apis);
     await Promise.all(apis.map((api, i) => waitForHttp(`http://127.0.0.1:${3411 + i}/health/ready`, api)));
     const statuses: number[] = [];
-    let lastRemaining = '';
+    let lastRemaining: string;
     for (let i = 0; i < 121; i++) {
       const res = await fetch(`http://127.0.0.1:${3411 + (i % 2)}/api/public/v1/registers`);
       await res.arrayBuffer();

@@ -21,7 +21,7 @@ export async function call(
   }
   const res = await fetch(baseUrl + path, { method, headers, body });
   const text = await res.text();
-  let parsed: unknown = null;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {

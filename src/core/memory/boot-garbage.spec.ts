@@ -75,7 +75,10 @@ function compiled(): string {
 /** The node flags `npm start` runs dist/main.js with. */
 function startFlags(): string[] {
   return /node ((?:--\S+ )+)dist\/main\.js/
-    .exec((require('../../../package.json') as { scripts: { start: string } }).scripts.start)![1]
+    .exec(
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require('../../../package.json') as { scripts: { start: string } }).scripts.start,
+    )![1]
     .trim()
     .split(' ');
 }

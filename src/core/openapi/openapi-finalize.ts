@@ -1,6 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { RATE_LIMIT_HEADERS } from './api-public-errors.decorator';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is walked as untyped JSON
 type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

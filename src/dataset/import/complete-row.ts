@@ -12,7 +12,7 @@ export interface Provenance {
 
 function clean(value: string | null): string | null {
   // Postgres text cannot hold NUL.
-  return value !== null && value.includes('\u0000') ? value.replace(/\u0000/g, '') : value;
+  return value !== null && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
 }
 
 /**

@@ -90,7 +90,7 @@ export async function* csvRecords(input: Readable, options: CsvOptions = {}): As
       let lines = 0;
       fields = [];
       let broken: string | null = null;
-      let complete = false;
+      let complete: boolean;
       let i = pos;
       // One field per iteration.
       for (;;) {

@@ -42,7 +42,7 @@ export class ProbeService {
     if (claimed.length === 0) return;
     const connector = this.connectors.get(country);
     const started = performance.now();
-    let httpStatus: number | null = null;
+    let httpStatus: number | null;
     let failure: UpstreamError | null = null;
     try {
       httpStatus = (
