@@ -46,8 +46,8 @@ function recordOf(cc, n) {
 }
 
 async function seed(db, fakes, perRegister, intervalMs) {
-  const { comparisonKeys, watchedValues } = dist('monitoring/snapshots/company-diff.js');
-  const { nextSlot } = dist('monitoring/checks/check-schedule.js');
+  const { comparisonKeys, watchedValues } = dist('events/monitoring/snapshots/company-diff.js');
+  const { nextSlot } = dist('events/monitoring/checks/check-schedule.js');
   const { entityId } = dist('registers/entity-id.js');
   const now = new Date();
   const account = `acc_bench_${randomBytes(4).toString('hex')}`;

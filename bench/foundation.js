@@ -76,10 +76,10 @@ async function measured(pid, title, url, connections) {
 
 /** When the idle RSS is read after the api listens: booted (first probes done), and settled. */
 const BOOTED_AFTER_MS = 5_000;
-/** After the boot's two collections (src/core/memory/boot-garbage.ts, compiled), the second of which gives the young generation back. */
+/** After the boot's two collections (src/platform/memory/boot-garbage.ts, compiled), the second of which gives the young generation back. */
 function settledAfterMs() {
   const { BOOT_GARBAGE_DELAY_MS, YOUNG_GENERATION_SHRINK_DELAY_MS } = require(
-    join(ROOT, 'dist/core/memory/boot-garbage.js'),
+    join(ROOT, 'dist/platform/memory/boot-garbage.js'),
   );
   return BOOT_GARBAGE_DELAY_MS + YOUNG_GENERATION_SHRINK_DELAY_MS + 3_000;
 }

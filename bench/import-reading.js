@@ -33,8 +33,8 @@ function inFreshNode(code) {
 }
 
 async function decodeOnly(file, format) {
-  const { openInput } = require(join(ROOT, 'dist/dataset/import/open-input'));
-  const { textChunks } = require(join(ROOT, 'dist/dataset/import/text-chunks'));
+  const { openInput } = require(join(ROOT, 'dist/registers/bulk/open-input'));
+  const { textChunks } = require(join(ROOT, 'dist/registers/bulk/text-chunks'));
   const input = await openInput(file, { entryPattern: format.zipEntry });
   let chars = 0;
   for await (const part of input.parts()) for await (const text of textChunks(part.stream)) chars += text.length;
@@ -42,7 +42,7 @@ async function decodeOnly(file, format) {
 }
 
 async function readLikeTheImport(file, format) {
-  const { openInput } = require(join(ROOT, 'dist/dataset/import/open-input'));
+  const { openInput } = require(join(ROOT, 'dist/registers/bulk/open-input'));
   const { completeRow } = require(join(ROOT, 'dist/dataset/import/complete-row'));
   const { copyTextLine } = require(join(ROOT, 'dist/dataset/import/company-writer'));
   const { CopyBlocks } = require(join(ROOT, 'dist/dataset/import/copy-blocks'));

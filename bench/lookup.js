@@ -106,8 +106,8 @@ async function compare(label, port, sql, numbers = gbNumbers()) {
 }
 
 async function embedded() {
-  const { openPGlite } = require(join(ROOT, 'dist/database/pglite-pool.js'));
-  const { templateKey } = require(join(ROOT, 'dist/database/embedded-template.js'));
+  const { openPGlite } = require(join(ROOT, 'dist/platform/database/pglite-pool.js'));
+  const { templateKey } = require(join(ROOT, 'dist/app/embedded-template.js'));
   const { findByNumberSql } = require(join(ROOT, 'dist/dataset/dataset.service.js'));
   const dir = mkdtempSync(join(tmpdir(), 'registry-lookup-lookup-'));
   let app;

@@ -7,7 +7,7 @@
  * - the node:http client the service had before undici (the baseline: its source is read
  *   from git at BENCH_BASELINE, the last commit with it, and compiled against today's dist/,
  *   so no second copy of it lives in the tree);
- * - the current client (dist/webhooks/outbound/outbound-http-client.js);
+ * - the current client (dist/events/webhooks/outbound/outbound-http-client.js);
  * each with 32 requests in flight for BENCH_SECONDS, the same ~700-byte JSON body, in
  * BENCH_ROUNDS rounds whose order alternates (a, b, c, then c, b, a, …) so that neither
  * warm-up nor the other engineer's load favours one. Also the CPU per request of this process
@@ -25,7 +25,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const IN_FLIGHT = 32;
 /** The last commit whose OutboundHttpClient is the node:http one. */
 const BASELINE = process.env.BENCH_BASELINE ?? 'b23ad237098a613daf24d5d18ff6f5b4b7bb8545';
-const CLIENT_PATH = 'src/webhooks/outbound/outbound-http-client.ts';
+const CLIENT_PATH = 'src/events/webhooks/outbound/outbound-http-client.ts';
 
 /** A delivery body the size of a real one (a name change, its envelope). */
 function sampleBody() {
@@ -60,7 +60,7 @@ function loadBaseline() {
   const { outputText } = ts.transpileModule(source, {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
   });
-  const filename = join(ROOT, 'dist/webhooks/outbound/outbound-http-client.baseline.js');
+  const filename = join(ROOT, 'dist/events/webhooks/outbound/outbound-http-client.baseline.js');
   const m = new Module(filename, module);
   m.filename = filename;
   m.paths = Module._nodeModulePaths(dirname(filename));
@@ -96,10 +96,10 @@ async function drive(client, url, body, seconds) {
 
 async function main() {
   ensureBuilt();
-  const { OutboundHttpClient } = require(join(ROOT, 'dist/webhooks/outbound/outbound-http-client.js'));
-  const { AddressGuard } = require(join(ROOT, 'dist/webhooks/outbound/address-guard.js'));
-  const { DnsResolver } = require(join(ROOT, 'dist/webhooks/outbound/dns-resolver.js'));
-  const { parseCidrs } = require(join(ROOT, 'dist/core/config/cidrs.js'));
+  const { OutboundHttpClient } = require(join(ROOT, 'dist/events/webhooks/outbound/outbound-http-client.js'));
+  const { AddressGuard } = require(join(ROOT, 'dist/events/webhooks/outbound/address-guard.js'));
+  const { DnsResolver } = require(join(ROOT, 'dist/events/webhooks/outbound/dns-resolver.js'));
+  const { parseCidrs } = require(join(ROOT, 'dist/platform/config/cidrs.js'));
   const Baseline = loadBaseline().OutboundHttpClient;
 
   const port = await freePort();

@@ -119,7 +119,9 @@ const RECORD_BATCH = 1000;
  * a time, a statement each.
  */
 async function recordFloor(dataSource, publisher, accountId) {
-  const { signatureHeader, newWebhookSecret } = require(join(ROOT, 'dist/webhooks/signing/standard-webhooks.js'));
+  const { signatureHeader, newWebhookSecret } = require(
+    join(ROOT, 'dist/events/webhooks/signing/standard-webhooks.js'),
+  );
   const ids = [];
   for (let i = 0; i < EVENTS; i++) {
     const published = await dataSource.transaction((m) =>
@@ -230,14 +232,14 @@ async function main() {
     // The publisher as detection uses it (dist/), and an account with live delivery and its endpoints.
     const { DataSource } = require('typeorm');
     const Bull = require('bull');
-    const { AppConfig } = require(join(ROOT, 'dist/core/config/app-config.js'));
-    const { buildDataSourceOptions } = require(join(ROOT, 'dist/database/data-source-options.js'));
-    const { BullJobQueue } = require(join(ROOT, 'dist/core/jobs/bull-job-queue.js'));
-    const { DeliveryQueue } = require(join(ROOT, 'dist/webhooks/delivery/delivery-queue.service.js'));
-    const { EventPublisher } = require(join(ROOT, 'dist/webhooks/events/event-publisher.service.js'));
-    const { Clock } = require(join(ROOT, 'dist/core/clock.js'));
-    const { newWebhookSecret } = require(join(ROOT, 'dist/webhooks/signing/standard-webhooks.js'));
-    const { randomId } = require(join(ROOT, 'dist/core/ids.js'));
+    const { AppConfig } = require(join(ROOT, 'dist/platform/config/app-config.js'));
+    const { buildDataSourceOptions } = require(join(ROOT, 'dist/platform/database/data-source-options.js'));
+    const { BullJobQueue } = require(join(ROOT, 'dist/platform/jobs/bull-job-queue.js'));
+    const { DeliveryQueue } = require(join(ROOT, 'dist/events/webhooks/delivery/delivery-queue.service.js'));
+    const { EventPublisher } = require(join(ROOT, 'dist/events/webhooks/events/event-publisher.service.js'));
+    const { Clock } = require(join(ROOT, 'dist/platform/clock.js'));
+    const { newWebhookSecret } = require(join(ROOT, 'dist/events/webhooks/signing/standard-webhooks.js'));
+    const { randomId } = require(join(ROOT, 'dist/platform/ids.js'));
     const config = AppConfig.fromEnv(env, 'worker');
     dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
     queues = ['probe', 'delivery'].map((q) => new Bull(q, { redis: env.REDIS_URL, prefix: env.REDIS_KEY_PREFIX }));
@@ -332,9 +334,9 @@ async function main() {
     const exchangeCpuUs = cannonCpu(raw.total);
 
     // 4. The outbound client alone (guard, keep-alive, body cap), same concurrency, no database, no queue.
-    const { OutboundHttpClient } = require(join(ROOT, 'dist/webhooks/outbound/outbound-http-client.js'));
-    const { AddressGuard } = require(join(ROOT, 'dist/webhooks/outbound/address-guard.js'));
-    const { DnsResolver } = require(join(ROOT, 'dist/webhooks/outbound/dns-resolver.js'));
+    const { OutboundHttpClient } = require(join(ROOT, 'dist/events/webhooks/outbound/outbound-http-client.js'));
+    const { AddressGuard } = require(join(ROOT, 'dist/events/webhooks/outbound/address-guard.js'));
+    const { DnsResolver } = require(join(ROOT, 'dist/events/webhooks/outbound/dns-resolver.js'));
     const client = new OutboundHttpClient(
       new AddressGuard(config.webhooks.targetAllowlist),
       new DnsResolver(),

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { rootModuleFor } from './app.module';
-import { assertDataDirFree, bootFailure } from './core/boot-failure';
-import { AppConfig, Role } from './core/config/app-config';
-import { configureHttpApp } from './http-app';
-import { collectBootGarbage } from './core/memory/boot-garbage';
+import { rootModuleFor } from './app/app.module';
+import { assertDataDirFree, bootFailure } from './app/boot-failure';
+import { AppConfig, Role } from './platform/config/app-config';
+import { configureHttpApp } from './app/http-app';
+import { collectBootGarbage } from './platform/memory/boot-garbage';
 
 /**
  * `npm start`: the all-in-one process (HTTP, jobs and schedules) — on the embedded default

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { rootModuleFor } from './app.module';
-import { assertDataDirFree, bootFailure } from './core/boot-failure';
-import { AppConfig } from './core/config/app-config';
+import { rootModuleFor } from './app/app.module';
+import { assertDataDirFree, bootFailure } from './app/boot-failure';
+import { AppConfig } from './platform/config/app-config';
 
 /** `npm run start:worker`: job processors and schedules; opens no port. */
 async function bootstrap(): Promise<void> {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { ADMIN_COMMAND, ADMIN_USAGE } from '../accounts/admin/admin-commands';
-import { runAdminCommand } from '../admin/run-admin-command';
-import { AppConfig } from '../core/config/app-config';
+import { ADMIN_COMMAND, ADMIN_USAGE } from '../events/accounts/admin/admin-commands';
+import { runAdminCommand } from '../platform/admin/run-admin-command';
+import { AppConfig } from '../platform/config/app-config';
 
 /**
  * `npm run admin -- access-requests list | approve ID | reject ID --reason "…"`. Runs where

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { templateKey, templatePath } from '../database/embedded-template';
-import { buildTemplate } from '../database/embedded-template-builder';
+import { templateKey, templatePath } from '../app/embedded-template';
+import { buildTemplate } from '../app/embedded-template-builder';
 
 /**
  * Prepares the template new embedded data directories are copied from (run by `npm run build`):

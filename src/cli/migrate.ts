@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { runAdminCommand } from '../admin/run-admin-command';
-import { AppConfig } from '../core/config/app-config';
-import { MIGRATION_RUN_COMMAND } from '../database/migration-run.command';
+import { runAdminCommand } from '../platform/admin/run-admin-command';
+import { AppConfig } from '../platform/config/app-config';
+import { MIGRATION_RUN_COMMAND } from '../app/migration-run.command';
 
 /**
  * `npm run migration:run`: applies pending migrations to DATABASE_URL or the embedded

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createTestDataSource, TestBackend } from '../../test/support/database';
 import { fixtureText, openDataFile, realEnheter, realVirksomhedLines } from '../../test/support/dataset-fixtures';
-import type { AppConfig } from '../core/config/app-config';
+import type { AppConfig } from '../platform/config/app-config';
 import { DatasetService, matchSql, numberWalkSql, walkSql } from './dataset.service';
 import { importDataset } from './import/dataset-importer';
 

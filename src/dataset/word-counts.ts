@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { CountryCode } from '../registers/register-table';
-import { isPGlite } from '../database/engine';
+import { isPGlite } from '../platform/database/engine';
 import { WordTally } from './word-tally';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENV_VARIABLES } from '../core/config/app-config';
+import { ENV_VARIABLES } from '../platform/config/app-config';
 import { REGISTER_TABLE } from '../registers/register-table';
 import { renderReadme } from './readme-tables';
 

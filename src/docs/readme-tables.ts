@@ -1,5 +1,5 @@
-import { ENV_VARIABLES } from '../core/config/app-config';
-import { PROBLEM_CODES, PROBLEMS } from '../core/errors/problem-catalog';
+import { ENV_VARIABLES } from '../platform/config/app-config';
+import { PROBLEM_CODES, PROBLEMS } from '../platform/errors/problem-catalog';
 import type { ConnectorSource } from '../registers/connector';
 import { CountryCode, REGISTER_TABLE } from '../registers/register-table';
 
@@ -104,10 +104,10 @@ export function replaceSection(document: string, name: string, content: string):
 export function connectorSources(): SourceOf {
   // Imported here so that the table renderers above stay free of Nest and axios.
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { AppConfig } = require('../core/config/app-config') as typeof import('../core/config/app-config');
-  const { Clock } = require('../core/clock') as typeof import('../core/clock');
+  const { AppConfig } = require('../platform/config/app-config') as typeof import('../platform/config/app-config');
+  const { Clock } = require('../platform/clock') as typeof import('../platform/clock');
   const { HttpClientFactory } =
-    require('../core/http/http-client.factory') as typeof import('../core/http/http-client.factory');
+    require('../registers/client/http-client.factory') as typeof import('../registers/client/http-client.factory');
   const { REGISTERS } = require('../registers/registers') as typeof import('../registers/registers');
   /* eslint-enable @typescript-eslint/no-require-imports */
   return (country, withCredentials) => {

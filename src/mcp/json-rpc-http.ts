@@ -10,7 +10,7 @@ import {
   PingRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { lookupTable } from '../core/lookup-table';
+import { lookupTable } from '../platform/lookup-table';
 
 /** 1 MiB: a tools/call of this service is a few hundred bytes; this leaves room for any client's _meta. */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppConfig } from '../core/config/app-config';
-import { RegistersService } from '../registers/registers.service';
+import { AppConfig } from '../platform/config/app-config';
+import { RegistersService } from '../status/registers.service';
 import { SearchService } from '../search/search.service';
 import { StatusReportService } from '../status/status-report.service';
 import { checkPostHeaders, MAX_BODY_BYTES, parseMessage, readBody, writeJsonRpcError } from './json-rpc-http';

@@ -7,7 +7,7 @@ import type { FakeRegister } from '../../test/support/fake-register';
 import { NO_ABG, NO_FAILING, NO_UNKNOWN, startFakeNoRegister } from '../../test/support/fake-no-register';
 import { startTestApp, TestApp } from '../../test/support/test-app';
 import { normalizeName } from '../dataset/normalize-name';
-import { RegistersService } from '../registers/registers.service';
+import { RegistersService } from '../status/registers.service';
 import { SearchService } from '../search/search.service';
 import { ProbeService } from '../status/probe/probe.service';
 import { StatusReportService } from '../status/status-report.service';

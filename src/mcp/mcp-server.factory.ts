@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ApiError } from '../core/errors/api-error';
-import { PROBLEMS, problemTypeUri } from '../core/errors/problem-catalog';
+import { ApiError } from '../platform/errors/api-error';
+import { PROBLEMS, problemTypeUri } from '../platform/errors/problem-catalog';
 import { MCP_INSTRUCTIONS, MCP_TOOLS, MCP_TOOLS_BY_NAME, McpToolServices } from './mcp-tools';
 
 export const MCP_SERVER_NAME = 'registry-lookup';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REGISTER_TABLE } from '../registers/register-table';
-import { PROVIDES_VALUES, type RegistersService } from '../registers/registers.service';
+import { PROVIDES_VALUES, type RegistersService } from '../status/registers.service';
 import { resolveCountry } from '../search/query-validation';
 import type { SearchService } from '../search/search.service';
 import type { StatusReportService } from '../status/status-report.service';

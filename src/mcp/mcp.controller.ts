@@ -2,7 +2,7 @@ import { All, Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { Request, Response } from 'express';
-import { ApiPublicErrors, RATE_LIMIT_HEADERS } from '../core/openapi/api-public-errors.decorator';
+import { ApiPublicErrors, RATE_LIMIT_HEADERS } from '../platform/openapi/api-public-errors.decorator';
 import { McpHttpService } from './mcp-http.service';
 import { MCP_TOOLS } from './mcp-tools';
 

@@ -1,4 +1,4 @@
-import type { DatasetFormat } from '../dataset/import/dataset-format';
+import type { DatasetFormat } from './bulk/dataset-format';
 import { GB_BULK_FORMATS } from './gb/gb.bulk-formats';
 import { AU_BULK_FORMATS } from './au/au.bulk-formats';
 import { CA_BULK_FORMATS } from './ca/ca.bulk-formats';

@@ -1,6 +1,6 @@
-import type { Clock } from '../core/clock';
-import type { AppConfig } from '../core/config/app-config';
-import type { HttpClientFactory } from '../core/http/http-client.factory';
+import type { Clock } from '../platform/clock';
+import type { AppConfig } from '../platform/config/app-config';
+import type { HttpClientFactory } from './client/http-client.factory';
 import type { CompanyRecord, RegisterConnector } from './connector';
 
 /**

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig } from '../core/config/app-config';
+import { AppConfig } from '../platform/config/app-config';
 import { REGISTER_CONNECTORS, RegisterConnector } from './connector';
 import { CountryCode, REGISTER_TABLE } from './register-table';
 

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { DatasetFormat } from '../dataset/import/dataset-format';
+import type { DatasetFormat } from './bulk/dataset-format';
 import type { ChangeDetectionPlan } from './change-detection';
 import type { RegisterConnector } from './connector';
 import type { IdentifierRecognizer } from './identifier';

@@ -1,4 +1,4 @@
-import { ApiError } from '../core/errors/api-error';
+import { ApiError } from '../platform/errors/api-error';
 import { requireParameters, resolveCountry, validateQuery, validateRegistrationNumber } from './query-validation';
 
 function codeOf(fn: () => unknown): string | null {

@@ -1,4 +1,4 @@
-import { ApiError } from '../core/errors/api-error';
+import { ApiError } from '../platform/errors/api-error';
 import { CountryCode, findRegister, REGISTER_TABLE, RegisterDefinition } from '../registers/register-table';
 
 /** Bounds of q, documented in OpenAPI and the README. */

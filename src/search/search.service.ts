@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig } from '../core/config/app-config';
-import { OpenBreaker, RegisterBreaker, RegisterUnreachableError } from '../core/http/register-breaker';
-import { ApiError } from '../core/errors/api-error';
+import { AppConfig } from '../platform/config/app-config';
+import { OpenBreaker, RegisterBreaker, RegisterUnreachableError } from '../registers/client/register-breaker';
+import { ApiError } from '../platform/errors/api-error';
 import { DatasetService } from '../dataset/dataset.service';
 import { ConnectorRegistry } from '../registers/connector-registry';
 import { CompanyDetail, CompanyRecord } from '../registers/connector';

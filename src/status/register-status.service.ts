@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../core/clock';
+import { Clock } from '../platform/clock';
 import { ConnectorRegistry } from '../registers/connector-registry';
 import { CountryCode, REGISTER_TABLE } from '../registers/register-table';
 import { RegisterStatus } from './register-status';

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiPublicErrors } from '../core/openapi/api-public-errors.decorator';
+import { ApiPublicErrors } from '../platform/openapi/api-public-errors.decorator';
 import { StatusReportDto } from './dto/status-report.dto';
 import { StatusReportService } from './status-report.service';
 

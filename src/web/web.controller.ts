@@ -3,8 +3,8 @@ import { extname, join, resolve } from 'node:path';
 import { Controller, Get, Logger, OnModuleInit, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiError } from '../core/errors/api-error';
-import { writeProblem } from '../core/errors/problem-details.filter';
+import { ApiError } from '../platform/errors/api-error';
+import { writeProblem } from '../platform/errors/problem-details.filter';
 import { setPageSecurityHeaders } from './security-headers';
 import { WEB_OUT_DIR, WEB_PAGES } from './web-pages';
 

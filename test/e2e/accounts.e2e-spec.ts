@@ -1,5 +1,5 @@
-import { AccessRequestAdmin } from '../../src/accounts/admin/access-request-admin.service';
-import { runAccessRequestCommand as runAdminCommand } from '../../src/accounts/admin/admin-commands';
+import { AccessRequestAdmin } from '../../src/events/accounts/admin/access-request-admin.service';
+import { runAccessRequestCommand as runAdminCommand } from '../../src/events/accounts/admin/admin-commands';
 import { call, signUp } from '../support/event-side';
 import { runProcess } from '../support/processes';
 import { startTestApp, TestApp } from '../support/test-app';

@@ -16,7 +16,7 @@ function holdLock(
   dataDir: string,
   command: string,
 ): Promise<{ pid: number; kill: (signal: NodeJS.Signals) => Promise<void> }> {
-  const script = `const { DataDirLock } = require(${JSON.stringify(join(ROOT, 'dist/database/data-dir-lock.js'))});
+  const script = `const { DataDirLock } = require(${JSON.stringify(join(ROOT, 'dist/platform/database/data-dir-lock.js'))});
     try { DataDirLock.acquire(process.argv[1], process.argv[2]); console.log('held'); } catch (e) { console.log('refused: ' + e.message); process.exit(3); }
     setInterval(() => undefined, 1000);`;
   const child = spawn(process.execPath, ['-e', script, dataDir, command], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -42,7 +42,7 @@ function holdLock(
  * hand the directory on to a later one, which is no race.
  */
 async function race(dataDir: string, n: number): Promise<number> {
-  const script = `const { DataDirLock } = require(${JSON.stringify(join(ROOT, 'dist/database/data-dir-lock.js'))});
+  const script = `const { DataDirLock } = require(${JSON.stringify(join(ROOT, 'dist/platform/database/data-dir-lock.js'))});
     try { DataDirLock.acquire(process.argv[1], 'race'); console.log('held'); setInterval(() => undefined, 1000); } catch (e) { console.log('refused'); }`;
   const children = Array.from({ length: n }, () =>
     spawn(process.execPath, ['-e', script, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] }),

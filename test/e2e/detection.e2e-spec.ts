@@ -1,4 +1,4 @@
-import { AccessRequestAdmin } from '../../src/accounts/admin/access-request-admin.service';
+import { AccessRequestAdmin } from '../../src/events/accounts/admin/access-request-admin.service';
 import { ProbeService } from '../../src/status/probe/probe.service';
 import { Customer, eventually, signUp } from '../support/event-side';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { PROTOTYPE_KEYS } from '../../src/core/lookup-table';
-import { PROBLEM_CODES } from '../../src/core/errors/problem-catalog';
+import { PROTOTYPE_KEYS } from '../../src/platform/lookup-table';
+import { PROBLEM_CODES } from '../../src/platform/errors/problem-catalog';
 import { startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(180_000);

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { JobQueue } from '../../src/core/jobs/job-queue';
+import { JobQueue } from '../../src/platform/jobs/job-queue';
 import { describeWithBrowser, launchChromium } from '../support/browser';
 import { importSample } from '../support/datasets';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
-import { AccessRequestAdmin } from '../../src/accounts/admin/access-request-admin.service';
+import { AccessRequestAdmin } from '../../src/events/accounts/admin/access-request-admin.service';
 import { describeWithBrowser, launchChromium } from '../support/browser';
 import { call, Customer, signUp } from '../support/event-side';
 import {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { JobQueue } from '../../src/core/jobs/job-queue';
+import { JobQueue } from '../../src/platform/jobs/job-queue';
 import { CountryCode } from '../../src/registers/register-table';
 import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
 import { describeWithBrowser, launchChromium } from '../support/browser';

@@ -1,5 +1,5 @@
 import { get as httpGet } from 'node:http';
-import { JobQueue } from '../../src/core/jobs/job-queue';
+import { JobQueue } from '../../src/platform/jobs/job-queue';
 import { REGISTER_TABLE } from '../../src/registers/register-table';
 import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
 import { failRegister, FakeRegisters, startFakeRegisters } from '../support/fake-registers';

@@ -1,6 +1,6 @@
 import { BUNDLED_PRODUCED_AT } from '../../src/dataset/seed/bundled-sample';
 import { REGISTER_TABLE } from '../../src/registers/register-table';
-import { DnsResolver, ResolvedAddress } from '../../src/webhooks/outbound/dns-resolver';
+import { DnsResolver, ResolvedAddress } from '../../src/events/webhooks/outbound/dns-resolver';
 import { Customer, eventually, signUp } from '../support/event-side';
 import { FakeRegisters, startFakeRegisters } from '../support/fake-registers';
 import { startTestApp, TestApp } from '../support/test-app';

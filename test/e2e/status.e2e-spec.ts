@@ -1,4 +1,4 @@
-import { JobQueue } from '../../src/core/jobs/job-queue';
+import { JobQueue } from '../../src/platform/jobs/job-queue';
 import { CountryCode } from '../../src/registers/register-table';
 import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
 import { RegisterStatusService } from '../../src/status/register-status.service';

@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
-import { AccessRequestAdmin } from '../../src/accounts/admin/access-request-admin.service';
-import { CompanyChangeData } from '../../src/webhooks/events/envelope';
-import { EventPublisher } from '../../src/webhooks/events/event-publisher.service';
-import { DnsResolver, ResolvedAddress } from '../../src/webhooks/outbound/dns-resolver';
+import { AccessRequestAdmin } from '../../src/events/accounts/admin/access-request-admin.service';
+import { CompanyChangeData } from '../../src/events/webhooks/events/envelope';
+import { EventPublisher } from '../../src/events/webhooks/events/event-publisher.service';
+import { DnsResolver, ResolvedAddress } from '../../src/events/webhooks/outbound/dns-resolver';
 import { Customer, eventually, signUp } from '../support/event-side';
 import { startTestApp, TestApp } from '../support/test-app';
 import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';

@@ -1,4 +1,4 @@
-import { DnsResolver, ResolvedAddress } from '../../src/webhooks/outbound/dns-resolver';
+import { DnsResolver, ResolvedAddress } from '../../src/events/webhooks/outbound/dns-resolver';
 import { Customer, signUp } from '../support/event-side';
 import { startTestApp, TestApp } from '../support/test-app';
 

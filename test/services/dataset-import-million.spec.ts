@@ -13,7 +13,7 @@ import {
 } from '../support/bulk-file-generators';
 import { createTestDataSource } from '../support/database';
 import { fixtureText } from '../support/dataset-fixtures';
-import type { AppConfig } from '../../src/core/config/app-config';
+import type { AppConfig } from '../../src/platform/config/app-config';
 import { DatasetService, matchSql } from '../../src/dataset/dataset.service';
 import { measureMemory } from '../support/memory';
 import { importDataset } from '../../src/dataset/import/dataset-importer';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { AppConfig } from '../../src/core/config/app-config';
-import { HttpClientFactory } from '../../src/core/http/http-client.factory';
-import { RedisHealth } from '../../src/core/redis/redis-health.service';
+import { AppConfig } from '../../src/platform/config/app-config';
+import { HttpClientFactory } from '../../src/registers/client/http-client.factory';
+import { RedisHealth } from '../../src/platform/redis/redis-health.service';
 import { findRegister } from '../../src/registers/register-table';
 import { HAS_SERVICES } from '../support/database';
 import { FakeRegister } from '../support/fake-register';

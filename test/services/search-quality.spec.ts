@@ -2,7 +2,7 @@ import { unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { AppConfig } from '../../src/core/config/app-config';
+import type { AppConfig } from '../../src/platform/config/app-config';
 import { DatasetService } from '../../src/dataset/dataset.service';
 import { importDataset } from '../../src/dataset/import/dataset-importer';
 import { createTestDataSource } from '../support/database';

@@ -1,6 +1,6 @@
-import { Clock } from '../../src/core/clock';
-import { AppConfig } from '../../src/core/config/app-config';
-import { HttpClientFactory } from '../../src/core/http/http-client.factory';
+import { Clock } from '../../src/platform/clock';
+import { AppConfig } from '../../src/platform/config/app-config';
+import { HttpClientFactory } from '../../src/registers/client/http-client.factory';
 import { UpstreamError } from '../../src/registers/upstream-error';
 
 type ConnectorClass<C> = new (config: AppConfig, http: HttpClientFactory, clock: Clock) => C;

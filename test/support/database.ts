@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../src/core/config/app-config';
-import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { runMigrations } from '../../src/database/migrate';
+import { AppConfig } from '../../src/platform/config/app-config';
+import { buildDataSourceOptions } from '../../src/platform/database/data-source-options';
+import { runMigrations } from '../../src/platform/database/migrate';
 
 /** True when the real-services suites can run (CI sets both). */
 export const HAS_SERVICES = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { AppConfig } from '../../src/core/config/app-config';
+import { AppConfig } from '../../src/platform/config/app-config';
 import { CountryCode, findRegister } from '../../src/registers/register-table';
-import type { DatasetReader, DatasetRow, ReaderContext, Rejection } from '../../src/dataset/import/dataset-row';
+import type { DatasetReader, DatasetRow, ReaderContext, Rejection } from '../../src/registers/bulk/dataset-row';
 
 // Test support for the dataset specs: real fixtures shaped as the bulk files hold them.
 

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { rootModuleFor } from '../../src/app.module';
-import { Clock, ManualClock } from '../../src/core/clock';
-import { AppConfig, Role } from '../../src/core/config/app-config';
+import { rootModuleFor } from '../../src/app/app.module';
+import { Clock, ManualClock } from '../../src/platform/clock';
+import { AppConfig, Role } from '../../src/platform/config/app-config';
 import { REGISTER_TABLE } from '../../src/registers/register-table';
-import { configureHttpApp } from '../../src/http-app';
+import { configureHttpApp } from '../../src/app/http-app';
 import { createTestPostgresDatabase } from './database';
-import { OpenApiDocument } from '../../src/core/openapi/openapi.controller';
+import { OpenApiDocument } from '../../src/platform/openapi/openapi.controller';
 import { OpenApiResponseValidator, RecordedResponse, recordResponses } from './openapi-validation';
 
 /** Which suite a spec runs in: embedded (PGlite + in-process jobs) or services (Postgres + Bull on Redis). */

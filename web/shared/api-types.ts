@@ -5,27 +5,27 @@ export type {
   OfficerDto as Officer,
   SearchResponseDto as SearchResponse,
 } from '../../src/search/dto/search-response.dto';
-export type { RegisterDto as Register, RegisterListDto as RegisterList } from '../../src/registers/dto/register.dto';
+export type { RegisterDto as Register, RegisterListDto as RegisterList } from '../../src/status/dto/register.dto';
 export type {
   DailyUptimeDto as DailyUptime,
   RegisterStatusReportDto as RegisterStatusReport,
   StatusReportDto as StatusReport,
   UptimeWindowDto as UptimeWindow,
 } from '../../src/status/dto/status-report.dto';
-export type { ProblemDetailsDto as Problem } from '../../src/core/openapi/problem-details.dto';
-export type { AccountDto as Account, SignupDto as Signup } from '../../src/accounts/dto/account.dto';
+export type { ProblemDetailsDto as Problem } from '../../src/platform/openapi/problem-details.dto';
+export type { AccountDto as Account, SignupDto as Signup } from '../../src/events/accounts/dto/account.dto';
 export type {
   AccessRequestDto as AccessRequest,
   AccessRequestListDto as AccessRequestList,
-} from '../../src/accounts/dto/access-request.dto';
+} from '../../src/events/accounts/dto/access-request.dto';
 export type {
   WebhookEndpointDto as WebhookEndpoint,
   WebhookEndpointListDto as WebhookEndpointList,
   WebhookEndpointWithSecretDto as WebhookEndpointWithSecret,
-} from '../../src/webhooks/endpoints/dto/webhook-endpoint.dto';
+} from '../../src/events/webhooks/endpoints/dto/webhook-endpoint.dto';
 export type {
   DeliveryDetailDto as DeliveryDetail,
   DeliveryDto as Delivery,
   DeliveryListDto as DeliveryList,
-} from '../../src/webhooks/delivery/dto/delivery.dto';
-export type { SimulationResultDto as SimulationResult } from '../../src/simulator/dto/simulate.dto';
+} from '../../src/events/webhooks/delivery/dto/delivery.dto';
+export type { SimulationResultDto as SimulationResult } from '../../src/events/simulator/dto/simulate.dto';

@@ -1,4 +1,4 @@
-import { BUILT_EVENT_KINDS, PLANNED_EVENT_KINDS } from '../../src/webhooks/events/event-kind-names';
+import { BUILT_EVENT_KINDS, PLANNED_EVENT_KINDS } from '../../src/events/webhooks/events/event-kind-names';
 import { COUNTRY_CODES } from '../../src/registers/register-definition';
 import { h } from '../shared/dom';
 import { countryName } from '../shared/format';

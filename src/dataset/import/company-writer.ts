@@ -1,5 +1,5 @@
 import type { CountryCode } from '../../registers/register-table';
-import type { DatasetRow } from './dataset-row';
+import type { DatasetRow } from '../../registers/bulk/dataset-row';
 import { companyPartition } from './search-indexes';
 
 /** A dataset row with what the pipeline adds: the folded name and the import's provenance. */

@@ -1,6 +1,6 @@
 import { normalizeName } from '../normalize-name';
 import type { CompanyRow } from './company-writer';
-import type { DatasetRow } from './dataset-row';
+import type { DatasetRow } from '../../registers/bulk/dataset-row';
 
 /** What every row of one import carries: where it came from. */
 export interface Provenance {

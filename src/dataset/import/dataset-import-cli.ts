@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import type { AdminCommand, AdminIo } from '../../admin/admin-command';
-import { runAdminCommand } from '../../admin/run-admin-command';
-import { AppConfig } from '../../core/config/app-config';
-import { runMigrations } from '../../database/migrate';
+import type { AdminCommand, AdminIo } from '../../platform/admin/admin-command';
+import { runAdminCommand } from '../../platform/admin/run-admin-command';
+import { AppConfig } from '../../platform/config/app-config';
+import { runMigrations } from '../../platform/database/migrate';
 import { DATASET_FORMATS } from './dataset-formats';
 import { importDataset, ImportUsageError, recognizeFormat, resolveCountry, resolveFormat } from './dataset-importer';
-import { DatasetFileError } from './dataset-row';
+import { DatasetFileError } from '../../registers/bulk/dataset-row';
 import { LogProgress, TtyProgress } from './import-progress';
 import { formatImportSummary } from './import-summary';
 

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import type { DataSource, EntityManager } from 'typeorm';
 import { createTestDataSource, TestBackend } from '../../../test/support/database';
 import { makeZip } from '../../../test/support/zip';
-import type { AppConfig } from '../../core/config/app-config';
+import type { AppConfig } from '../../platform/config/app-config';
 import { fixtureText, openDataFile, realEnheter } from '../../../test/support/dataset-fixtures';
 import { dateFromFileName, importDataset, ImportOptions, resolveFormat } from './dataset-importer';
 import { formatImportSummary } from './import-summary';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { isPGlite } from '../../database/engine';
+import { isPGlite } from '../../platform/database/engine';
 
 /** An import on Postgres that has not said it is alive for this long is dead (it beats every HEARTBEAT_MS). */
 export const STALE_AFTER_MS = 120_000;

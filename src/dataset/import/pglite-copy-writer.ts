@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { CountryCode } from '../../registers/register-table';
-import type { PGliteSession } from '../../database/pglite-pool';
+import type { PGliteSession } from '../../platform/database/pglite-pool';
 import {
   addCounts,
   CompanyRow,

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ManualClock } from '../../core/clock';
-import { AppConfig } from '../../core/config/app-config';
-import { HttpClientFactory } from '../../core/http/http-client.factory';
+import { ManualClock } from '../../platform/clock';
+import { AppConfig } from '../../platform/config/app-config';
+import { HttpClientFactory } from '../../registers/client/http-client.factory';
 import { AuConnector } from '../../registers/au';
 import { CaConnector } from '../../registers/ca';
 import type { CompanyRecord } from '../../registers/connector';
@@ -11,7 +11,7 @@ import { FrConnector } from '../../registers/fr';
 import { GbConnector } from '../../registers/gb';
 import { NoConnector } from '../../registers/no';
 import { FakeRegister, fixture } from '../../../test/support/fake-register';
-import type { DatasetRow } from '../import/dataset-row';
+import type { DatasetRow } from '../../registers/bulk/dataset-row';
 import BUNDLED from './bundled-sample.json';
 
 /**

@@ -1,10 +1,10 @@
-import { DeferredLogger } from '../../core/logging/deferred-logger';
+import { DeferredLogger } from '../../platform/logging/deferred-logger';
 import type { DataSource } from 'typeorm';
 import { normalizeName } from '../normalize-name';
 import BUNDLED from './bundled-sample.json';
 import { valuesSource } from '../import/values-source';
 import { CompanyRow, WRITE_COLUMNS } from '../import/company-writer';
-import type { DatasetRow } from '../import/dataset-row';
+import type { DatasetRow } from '../../registers/bulk/dataset-row';
 import type { CountryCode } from '../../registers/register-table';
 import { refreshWordCounts } from '../word-counts';
 

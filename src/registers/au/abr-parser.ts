@@ -1,6 +1,6 @@
 import type { CompanyRecord, StatusCategory } from '../connector';
 import { UpstreamError } from '../upstream-error';
-import { lookupTable } from '../../core/lookup-table';
+import { lookupTable } from '../../platform/lookup-table';
 
 /** What an ABN Lookup answer gives us, before the connector adds the provenance. */
 export type AbrRecord = Omit<CompanyRecord, 'source'>;

@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { StatusCategory } from '../connector';
-import { ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../../dataset/import/dataset-row';
-import { compactExtra, dateCompact, joinAddress, text } from '../../dataset/import/values';
-import { child, children, textAt, XmlNode, xmlRecords } from '../../dataset/import/xml-records';
+import { ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../bulk/dataset-row';
+import { compactExtra, dateCompact, joinAddress, text } from '../bulk/values';
+import { child, children, textAt, XmlNode, xmlRecords } from '../bulk/xml-records';
 import { abrRecordUrl } from './au-asic-companies.reader';
-import { lookupTable } from '../../core/lookup-table';
+import { lookupTable } from '../../platform/lookup-table';
 
 /** The bulk extract writes ABN status as ACT / CAN; ABN Lookup words them Active / Cancelled. */
 const ABN_STATUS: Record<string, { status: string; category: StatusCategory }> = lookupTable({

@@ -1,17 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { StatusCategory } from '../connector';
-import { csvRecords, headerIndex } from '../../dataset/import/csv-records';
-import {
-  DatasetFileError,
-  ReaderContext,
-  ReaderItem,
-  RecordRejected,
-  rejected,
-  row,
-} from '../../dataset/import/dataset-row';
-import { peekFirstLine } from '../../dataset/import/open-input';
-import { compactExtra, dateDmy, requiredName, text } from '../../dataset/import/values';
-import { lookupTable } from '../../core/lookup-table';
+import { csvRecords, headerIndex } from '../bulk/csv-records';
+import { DatasetFileError, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../bulk/dataset-row';
+import { peekFirstLine } from '../bulk/open-input';
+import { compactExtra, dateDmy, requiredName, text } from '../bulk/values';
+import { lookupTable } from '../../platform/lookup-table';
 
 /** ASIC organisation status codes with ASIC's wording and the reference's categories. */
 export const ASIC_STATUS: Record<string, { status: string; category: StatusCategory }> = lookupTable({

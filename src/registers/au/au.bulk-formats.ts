@@ -1,4 +1,4 @@
-import type { DatasetFormat } from '../../dataset/import/dataset-format';
+import type { DatasetFormat } from '../bulk/dataset-format';
 import { readAuAbnBulk } from './au-abn-bulk.reader';
 import { readAuAsicCompanies } from './au-asic-companies.reader';
 

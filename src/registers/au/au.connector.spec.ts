@@ -1,4 +1,4 @@
-import { ManualClock } from '../../core/clock';
+import { ManualClock } from '../../platform/clock';
 import { FakeRegister, RecordedRequest } from '../../../test/support/fake-register';
 import { AuConnector } from './au.connector';
 import { connectorBuilder, upstreamFailure } from '../../../test/support/connectors';

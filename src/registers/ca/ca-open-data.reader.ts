@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import { CA_STATUS_WORDING, corpCanStatusCategory } from './corpcan-parser';
-import { ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../../dataset/import/dataset-row';
-import { compactExtra, dateIso, joinAddress, text } from '../../dataset/import/values';
-import { child, children, textAt, XmlNode, xmlRecords } from '../../dataset/import/xml-records';
-import { lookupTable } from '../../core/lookup-table';
+import { ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../bulk/dataset-row';
+import { compactExtra, dateIso, joinAddress, text } from '../bulk/values';
+import { child, children, textAt, XmlNode, xmlRecords } from '../bulk/xml-records';
+import { lookupTable } from '../../platform/lookup-table';
 
 /**
  * Governing act codes. Only the two confirmed by a real record and the documentation are

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../core/clock';
+import { ManualClock } from '../../platform/clock';
 import { FakeRegister } from '../../../test/support/fake-register';
 import { CaConnector } from './ca.connector';
 import { NameSearchUnsupportedError } from '../name-search-unsupported.error';

@@ -1,6 +1,6 @@
 import type { CompanyRecord, Officer, StatusCategory } from '../connector';
 import { UpstreamError } from '../upstream-error';
-import { lookupTable } from '../../core/lookup-table';
+import { lookupTable } from '../../platform/lookup-table';
 
 /** What a Corporations Canada answer gives us, before the connector adds the provenance. */
 export type CorpCanRecord = Omit<CompanyRecord, 'source'>;

@@ -1,15 +1,8 @@
 import type { Readable } from 'node:stream';
 import { cvrNumberOf, toCvrRecord } from './cvr-parser';
-import {
-  fromConnectorRecord,
-  ReaderContext,
-  ReaderItem,
-  RecordRejected,
-  rejected,
-  row,
-} from '../../dataset/import/dataset-row';
-import { textLines } from '../../dataset/import/text-lines';
-import { dateIso } from '../../dataset/import/values';
+import { fromConnectorRecord, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../bulk/dataset-row';
+import { textLines } from '../bulk/text-lines';
+import { dateIso } from '../bulk/values';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

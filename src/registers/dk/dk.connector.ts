@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AxiosInstance } from 'axios';
-import { Clock } from '../../core/clock';
-import { AppConfig } from '../../core/config/app-config';
-import { HttpClientFactory } from '../../core/http/http-client.factory';
+import { Clock } from '../../platform/clock';
+import { AppConfig } from '../../platform/config/app-config';
+import { HttpClientFactory } from '../client/http-client.factory';
 import { findRegister } from '../register-table';
 import type { CompanyDetail, CompanyRecord, ConnectorSource, RecordSource, RegisterConnector } from '../connector';
 import { parseJsonText } from '../response-body';

@@ -1,4 +1,4 @@
-import { lookupTable } from '../../core/lookup-table';
+import { lookupTable } from '../../platform/lookup-table';
 /**
  * INSEE's nomenclature of legal categories (catégories juridiques, niveau III), the codes
  * Sirene gives in `categorieJuridiqueUniteLegale` and recherche-entreprises in

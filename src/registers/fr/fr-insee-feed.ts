@@ -1,6 +1,6 @@
 import type { AxiosInstance } from 'axios';
 import { z } from 'zod';
-import type { Clock } from '../../core/clock';
+import type { Clock } from '../../platform/clock';
 import type { ChangeFeed, ChangeSourceDeps, FeedPage } from '../change-detection';
 import { answeredOrNotFound, jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';

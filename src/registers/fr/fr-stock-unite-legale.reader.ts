@@ -1,16 +1,9 @@
 import type { Readable } from 'node:stream';
 import { categorieJuridiqueLabel } from './categories-juridiques';
 import { sireneStatus } from './recherche-entreprises-parsers';
-import { csvRecords, headerIndex } from '../../dataset/import/csv-records';
-import {
-  DatasetFileError,
-  ReaderContext,
-  ReaderItem,
-  RecordRejected,
-  rejected,
-  row,
-} from '../../dataset/import/dataset-row';
-import { compactExtra, dateIso, requiredNumber, text } from '../../dataset/import/values';
+import { csvRecords, headerIndex } from '../bulk/csv-records';
+import { DatasetFileError, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../bulk/dataset-row';
+import { compactExtra, dateIso, requiredNumber, text } from '../bulk/values';
 
 // INSEE writes "[ND]" (non diffusé) where a unit under partial diffusion hides a value.
 function sirene(value: string | undefined): string | null {

@@ -1,4 +1,4 @@
-import type { DatasetFormat } from '../../dataset/import/dataset-format';
+import type { DatasetFormat } from '../bulk/dataset-format';
 import { readFrStockUniteLegale } from './fr-stock-unite-legale.reader';
 
 /** The bulk files of this register the dataset import reads (kept apart from the connector: the import loads none). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UpstreamError } from '../upstream-error';
 import { categorieJuridiqueLabel } from './categories-juridiques';
 import { formatFrenchAddress, FrRecord, isoDate, sireneStatus } from './recherche-entreprises-parsers';
-import { lookupTable } from '../../core/lookup-table';
+import { lookupTable } from '../../platform/lookup-table';
 
 /*
  * INSEE API Sirene 3.11: `/siren/{siren}` (unité légale with its periods), `/siret/{siret}`

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CompanyRecord, Officer, StatusCategory } from '../connector';
-import { collapseSpaces } from '../../dataset/import/values';
+import { collapseSpaces } from '../bulk/values';
 import { UpstreamError } from '../upstream-error';
 import {
   COMPANY_STATUS_CATEGORIES,

@@ -1,5 +1,5 @@
 import type { StatusCategory } from '../connector';
-import { lookupTable } from '../../core/lookup-table';
+import { lookupTable } from '../../platform/lookup-table';
 
 /*
  * Companies House's own labels, copied from companieshouse/api-enumerations constants.yml

@@ -1,17 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { StatusCategory } from '../connector';
-import { csvRecords, headerIndex } from '../../dataset/import/csv-records';
-import {
-  DatasetFileError,
-  ReaderContext,
-  ReaderItem,
-  RecordRejected,
-  rejected,
-  row,
-} from '../../dataset/import/dataset-row';
+import { csvRecords, headerIndex } from '../bulk/csv-records';
+import { DatasetFileError, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../bulk/dataset-row';
 import { chStatus, formatChAddress } from './ch-api-parsers';
 import { COMPANY_TYPE_LABELS, companyStatusCodeOfLabel } from './ch-constants';
-import { dateDmy, requiredName, requiredNumber, text } from '../../dataset/import/values';
+import { dateDmy, requiredName, requiredNumber, text } from '../bulk/values';
 
 /**
  * The CompanyStatus column holds Companies House's human labels ("Active", "Liquidation",

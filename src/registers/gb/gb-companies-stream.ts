@@ -1,7 +1,7 @@
 import type { AxiosInstance } from 'axios';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { Clock } from '../../core/clock';
+import type { Clock } from '../../platform/clock';
 import type { ChangeSourceDeps, ChangeStream, FeedEntry } from '../change-detection';
 import type { CompanyRecord } from '../connector';
 import { findRegister } from '../register-table';

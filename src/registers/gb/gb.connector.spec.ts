@@ -1,6 +1,6 @@
-import { ManualClock } from '../../core/clock';
-import { AppConfig } from '../../core/config/app-config';
-import { HttpClientFactory } from '../../core/http/http-client.factory';
+import { ManualClock } from '../../platform/clock';
+import { AppConfig } from '../../platform/config/app-config';
+import { HttpClientFactory } from '../client/http-client.factory';
 import { FakeRegister, FakeResponse } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
 import { GbConnector } from './gb.connector';

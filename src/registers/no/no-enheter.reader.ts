@@ -1,15 +1,8 @@
 import type { Readable } from 'node:stream';
 import { parseEnhet } from './brreg-parsers';
-import { jsonArrayBatches } from '../../dataset/import/json-array-elements';
-import {
-  fromConnectorRecord,
-  ReaderContext,
-  ReaderItem,
-  RecordRejected,
-  rejected,
-  row,
-} from '../../dataset/import/dataset-row';
-import { dateIso, requiredName, requiredNumber } from '../../dataset/import/values';
+import { jsonArrayBatches } from '../bulk/json-array-elements';
+import { fromConnectorRecord, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../bulk/dataset-row';
+import { dateIso, requiredName, requiredNumber } from '../bulk/values';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { STATUS_CATEGORIES, StatusCategory } from '../../registers/connector';
-import { ProvidesDto } from '../../registers/dto/register.dto';
+import { ProvidesDto } from '../../status/dto/register.dto';
 import { REGISTER_STATUSES, RegisterStatus } from '../../status/register-status';
 
 export class RecordSourceDto {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JobQueue } from '../../core/jobs/job-queue';
+import { JobQueue } from '../../platform/jobs/job-queue';
 import { CountryCode } from '../../registers/register-table';
 
 /** The only thing that adds probe jobs. */

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobProcessor, JobQueue } from '../../core/jobs/job-queue';
+import { JobProcessor, JobQueue } from '../../platform/jobs/job-queue';
 import { ProbeJob } from './probe.queue';
 import { ProbeService } from './probe.service';
 

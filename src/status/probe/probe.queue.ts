@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COUNTRY_CODES } from '../../registers/register-table';
-import type { QueueDefinition } from '../../core/jobs/queue-definition';
+import type { QueueDefinition } from '../../platform/jobs/queue-definition';
 
 export const probeJobSchema = z.object({
   country: z.enum(COUNTRY_CODES),

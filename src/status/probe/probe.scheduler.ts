@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { AppConfig } from '../../core/config/app-config';
-import { JobQueueUnavailableError } from '../../core/jobs/job-queue';
-import { Clock } from '../../core/clock';
+import { AppConfig } from '../../platform/config/app-config';
+import { JobQueueUnavailableError } from '../../platform/jobs/job-queue';
+import { Clock } from '../../platform/clock';
 import { ConnectorRegistry } from '../../registers/connector-registry';
 import { REGISTER_TABLE } from '../../registers/register-table';
 import { RegisterStatusService } from '../register-status.service';

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../core/config/app-config';
-import { Clock } from '../../core/clock';
-import { RegisterBreaker } from '../../core/http/register-breaker';
+import { AppConfig } from '../../platform/config/app-config';
+import { Clock } from '../../platform/clock';
+import { RegisterBreaker } from '../../registers/client/register-breaker';
 import { ConnectorRegistry } from '../../registers/connector-registry';
 import { UpstreamError } from '../../registers/upstream-error';
 import { ProbeEntity } from '../probe.entity';

@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
+import { seedBundledSample } from '../dataset/seed/bundled-sample';
+import { installTemplate, templateKey, templateRoot } from './embedded-template';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+import { createPGlitePoolClass, openPGlite } from '../platform/database/pglite-pool';
+import { runMigrations } from '../platform/database/migrate';
+
+/**
+ * Builds a template: a fresh PGlite data directory with `migrations` applied (and the bundled
+ * sample when `seed`), installed under `root` by its key. Returns the key.
+ */
+export async function buildTemplate(options: {
+  seed: boolean;
+  root?: string;
+  migrations?: Array<new () => MigrationInterface>;
+}): Promise<string> {
+  const migrations = options.migrations ?? MIGRATIONS;
+  const root = options.root ?? templateRoot();
+  const key = templateKey(options.seed, migrations);
+  mkdirSync(root, { recursive: true });
+  const work = mkdtempSync(join(root, '.build-'));
+  try {
+    const dataDir = join(work, 'pglite');
+    const dataSource = new DataSource({
+      type: 'postgres',
+      entities: ENTITIES,
+      migrations,
+      migrationsTableName: 'migrations',
+      synchronize: false,
+      logging: ['error'],
+      driver: { Pool: createPGlitePoolClass(openPGlite(dataDir)) },
+    } as DataSourceOptions);
+    await dataSource.initialize();
+    try {
+      await runMigrations(dataSource);
+      if (options.seed) await seedBundledSample(dataSource);
+      // The service uses the `postgres` database only. initdb's template0 and template1 are
+      // there for CREATE DATABASE, which nothing here runs: without them a new data directory
+      // is 514 files and 26 MB to copy instead of 1,116 and 40 MB (a tenth of a cold start).
+      for (const template of ['template0', 'template1']) {
+        await dataSource.query(`ALTER DATABASE ${template} IS_TEMPLATE false`);
+        await dataSource.query(`DROP DATABASE ${template}`);
+      }
+      await dataSource.query('CHECKPOINT');
+    } finally {
+      await dataSource.destroy();
+    }
+    // The same database as a dump, for databases in memory.
+    const db = await openPGlite(dataDir);
+    const dump = Buffer.from(await (await db.dumpDataDir('gzip')).arrayBuffer());
+    await db.close();
+    installTemplate(dataDir, key, root, dump);
+    return key;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,240 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import cors, { type CorsOptions } from 'cors';
+import { json as jsonBody, type NextFunction, type Request, type Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from '../platform/config/app-config';
+import { BEARER_SCHEME } from '../platform/openapi/api-account-errors.decorator';
+import { ApiError } from '../platform/errors/api-error';
+import { writeProblem } from '../platform/errors/problem-details.filter';
+import { ROOT_LOGGER } from '../platform/logging/logging.module';
+import { requestLogging } from '../platform/logging/request-logging';
+import { OpenApiDocument } from '../platform/openapi/openapi.controller';
+import { finalizeOpenApiDocument } from '../platform/openapi/openapi-finalize';
+import { RateLimitMiddleware } from '../platform/rate-limit/rate-limit.middleware';
+import { applyServerLimits } from '../platform/http/http-server-limits';
+import { PROBLEM_CODES, PROBLEMS } from '../platform/errors/problem-catalog';
+import { RegisterListResponse } from '../status/register-list-response';
+
+/** Headers browser code may read from our responses. */
+export const EXPOSED_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'X-Request-Id',
+  'Mcp-Session-Id',
+];
+
+/** Largest JSON body the /api/v1 endpoints read: their inputs are a few hundred bytes. */
+export const API_V1_MAX_BODY = '16kb';
+/** …except a bulk watch creation: up to 10,000 rows of about 80 bytes. */
+export const WATCHES_BULK_MAX_BODY = '2mb';
+
+/**
+ * Everything an HTTP application needs beyond its modules; used by main.ts and by the
+ * end-to-end tests so they test what runs.
+ */
+export function configureHttpApp(app: INestApplication, config: AppConfig): void {
+  const express = app as NestExpressApplication;
+  express.useLogger(app.get(Logger));
+  express.set('trust proxy', config.trustProxy);
+  express.disable('x-powered-by');
+  express.set('query parser', 'simple');
+  // First of all: the request's id, its logger, and its log line (also for requests a
+  // middleware below answers: CORS preflights, 429s, unreadable bodies).
+  express.use(requestLogging(app.get(ROOT_LOGGER)));
+  // The read API is open to any origin, without credentials; browsers may read the rate-limit headers.
+  const publicCors = openCors({
+    origin: '*',
+    credentials: false,
+    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    allowedHeaders: [
+      'Content-Type',
+      'Accept',
+      'MCP-Protocol-Version',
+      'Mcp-Session-Id',
+      'Last-Event-ID',
+      'X-Request-Id',
+    ],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 86_400,
+  });
+  // The account API: browser code may call it from any origin with the key in a header,
+  // never with cookies. Its bodies are JSON, read here (the app runs without a global parser).
+  const accountCors = openCors({
+    origin: '*',
+    credentials: false,
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
+    exposedHeaders: [...EXPOSED_HEADERS, 'WWW-Authenticate', 'Location'],
+    maxAge: 86_400,
+  });
+  // Counted before any routing, as a prefix match: unknown paths, wrong methods and paths
+  // that no route can even decode are counted and carry the headers too.
+  const rateLimit = app.get(RateLimitMiddleware);
+  applyServerLimits(app.getHttpServer(), config, rateLimit);
+  const countRequest: Middleware = (req, res, next) => {
+    rateLimit
+      .use(req, res, next)
+      ?.catch((err: unknown) => (err instanceof ApiError ? writeProblem(req, res, err) : next(err)));
+  };
+  // The plain GET /registers, the most frequent request, answered once counted (RegisterListResponse).
+  const registerList = app.get(RegisterListResponse);
+  const answerRegisterList: Middleware = (req, res, next) => registerList.answer(req, res, next);
+  // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with the small one.
+  express.use(
+    byPathPrefix([
+      ['/api/public/v1', [publicCors, countRequest, answerRegisterList]],
+      ['/api/public', [publicCors]],
+      ['/api/v1/watches/bulk', [accountCors, requireJsonBody, parseJsonBody(WATCHES_BULK_MAX_BODY)]],
+      ['/api/v1', [accountCors, requireJsonBody, parseJsonBody()]],
+    ]),
+  );
+  // No global ValidationPipe: every input is read as `unknown` and checked by its controller's
+  // zod schema (core/validation/zod-input.ts), so the pipe validated nothing — it only loaded
+  // class-validator and class-transformer at boot (about 230 ms of a cold start) and ran on
+  // every parameter of every request.
+  app.enableShutdownHooks();
+
+  const openApi = app.get(OpenApiDocument);
+  openApi.buildWith(() =>
+    finalizeOpenApiDocument(
+      SwaggerModule.createDocument(
+        app,
+        new DocumentBuilder()
+          .setTitle('Registry Lookup API')
+          .setDescription(
+            [
+              'Open, keyless read access to official company registers (GB, AU, CA, FR, DK, NO), with exact provenance on every record.',
+              '',
+              '**Rate limit.** 120 requests per hour per client IP (IPv6: per /64), counted across all /api/public/v1 endpoints. Every response carries `X-RateLimit-Remaining` and `X-RateLimit-Reset` (**seconds until the window resets**, a delta, not an epoch time); over the limit: 429 `rate_limited` with `Retry-After` and `resetAt`.',
+              '',
+              '**Wrong method.** A method an endpoint does not declare is answered 405 `method_not_allowed` (a problem document, with `Allow`).',
+              '',
+              '**Accounts, webhooks, simulator** (`/api/v1`, developer preview): authenticated with `Authorization: Bearer <api key>` from a free account (`POST /api/v1/accounts`); not counted in the per-IP limit above, but limited per account (`X-RateLimit-*` headers count the account).',
+              '',
+              '**Errors** are RFC 9457 problem details (`application/problem+json`) with a machine-readable `code`:',
+              ...PROBLEM_CODES.map((c) => `- \`${c}\` (${PROBLEMS[c].status}): ${PROBLEMS[c].description}`),
+            ].join('\n'),
+          )
+          .setVersion(config.apiVersion)
+          .addServer(config.publicBaseUrl)
+          .addBearerAuth(
+            {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'rl_…',
+              description:
+                'An API key of a free account (POST /api/v1/accounts), as `Authorization: Bearer rl_…`. Only the /api/v1 account, webhook and simulator endpoints take one.',
+            },
+            BEARER_SCHEME,
+          )
+          .build(),
+      ),
+    ),
+  );
+  SwaggerModule.setup('docs', app, () => openApi.document!, {
+    customSiteTitle: 'Registry Lookup API',
+    swaggerOptions: { url: '/api/public/v1/openapi.json' },
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+  });
+}
+
+type Middleware = (req: Request, res: Response, next: NextFunction) => void;
+
+/**
+ * One middleware for several path prefixes, each with its chain of middleware (the first
+ * prefix a request's path is under wins), rather than one Express layer per prefix and
+ * middleware: Express tries every layer of its stack in turn, ahead of the routes, on every
+ * request. A path is under a prefix as Express mounts one: the same segments, compared
+ * without regard to case (Express routes that way by default), on the decoded-nothing
+ * pathname Express routes by (`req.path`, so also for an absolute-form request target).
+ */
+export function byPathPrefix(table: Array<[prefix: string, chain: Middleware[]]>): Middleware {
+  return (req, res, next) => {
+    const path = req.path;
+    const entry = table.find(([prefix]) => isUnder(path, prefix));
+    if (!entry) return next();
+    const chain = entry[1];
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined || i === chain.length) return next(err);
+      chain[i++](req, res, step);
+    };
+    step();
+  };
+}
+
+function isUnder(path: string, prefix: string): boolean {
+  if (path.length < prefix.length || (path.length > prefix.length && path.charCodeAt(prefix.length) !== 0x2f))
+    return false;
+  return path.startsWith(prefix) || path.slice(0, prefix.length).toLowerCase() === prefix;
+}
+
+/**
+ * The cors middleware for an origin of '*' without credentials, its answer to every request
+ * but a preflight made once: cors itself copies its options and joins the exposed headers
+ * again for each request. A preflight (OPTIONS) still goes to cors.
+ */
+function openCors(
+  options: CorsOptions & { origin: '*'; credentials: false; exposedHeaders: string[] },
+): (req: Request, res: Response, next: NextFunction) => void {
+  const preflight = cors(options);
+  const exposed = options.exposedHeaders.join(',');
+  return (req, res, next) => {
+    if (req.method === 'OPTIONS') return preflight(req, res, next);
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', exposed);
+    next();
+  };
+}
+
+/**
+ * POST, PATCH and PUT bodies of /api/v1 must be JSON: anything else is a 415 here, rather
+ * than a body the parser skips and a confusing "field required" later.
+ */
+function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+  if (!['POST', 'PUT', 'PATCH'].includes(req.method)) return next();
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !req.is(['application/json', '+json'])) {
+    return writeProblem(
+      req,
+      res,
+      new ApiError('unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).'),
+    );
+  }
+  next();
+}
+
+/**
+ * The JSON body parser of /api/v1, its failures answered here in the contract's shape
+ * (Nest would turn a JSON syntax error into a bare 400 and lose which it was).
+ */
+function parseJsonBody(limit = API_V1_MAX_BODY): (req: Request, res: Response, next: NextFunction) => void {
+  const parse = jsonBody({ limit, strict: true });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large')
+        return writeProblem(req, res, new ApiError('payload_too_large', `The request body exceeds ${limit}.`));
+      if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+        return writeProblem(
+          req,
+          res,
+          new ApiError('unsupported_media_type', 'The request body must be UTF-8 JSON, without Content-Encoding.'),
+        );
+      }
+      const message = type === 'entity.parse.failed' ? 'not valid JSON' : 'the body could not be read';
+      writeProblem(
+        req,
+        res,
+        new ApiError('invalid_body', `The request body is ${message}.`, {
+          errors: [{ field: '(body)', code: 'invalid_json', message }],
+        }),
+      );
+    });
+}

@@ -1,0 +1,82 @@
+import type { CountryCode } from '../../../registers/register-table';
+import { findRegister } from '../../../registers/register-table';
+import type { FieldChange } from '../snapshots/company-diff';
+
+/**
+ * `provenance.source_mode`: `live` — an official read of the register itself (its API, its
+ * website, its change feed or stream); `mirror` — a public mirror of the register (France
+ * without an INSEE key: recherche-entreprises), never presented as official. The fallback
+ * dataset is never a source of detection.
+ */
+export type SourceMode = 'live' | 'mirror';
+
+export interface Provenance {
+  source_mode: SourceMode;
+  source_url: string;
+  retrieved_at: string;
+}
+
+export interface CompanyRef {
+  entityId: string;
+  country: CountryCode;
+  registrationNumber: string;
+  companyName: string | null;
+}
+
+function registerOf(country: CountryCode) {
+  const r = findRegister(country)!;
+  return { name: r.name, official_url: r.officialUrl };
+}
+
+function companyPart(c: CompanyRef) {
+  return {
+    entity_id: c.entityId,
+    country: c.country,
+    company_name: c.companyName,
+    registration_number: c.registrationNumber,
+    register: registerOf(c.country),
+  };
+}
+
+/** `data` of company.*_changed: the contract's shape. */
+export function changeEventData(
+  company: CompanyRef,
+  change: FieldChange,
+  observedAt: string,
+  provenance: Provenance,
+): Record<string, unknown> {
+  return {
+    ...companyPart(company),
+    change: { field: change.field, previous: change.previous, current: change.current, observed_at: observedAt },
+    provenance,
+  };
+}
+
+/** `data` of company.no_change: the company, `change: null`, when it was checked, and from what. */
+export function noChangeEventData(
+  company: CompanyRef,
+  checkedAt: string,
+  provenance: Provenance,
+): Record<string, unknown> {
+  return { ...companyPart(company), change: null, checked_at: checkedAt, provenance };
+}
+
+/** `data` of register.unavailable: which register, why, since when, where to follow it. */
+export function registerUnavailableData(
+  country: CountryCode,
+  status: string,
+  reason: string | null,
+  since: string,
+  statusUrl: string,
+  watchedCompanies: number,
+): Record<string, unknown> {
+  return {
+    country,
+    register: registerOf(country),
+    status,
+    reason: reason ?? 'The register stopped answering.',
+    since,
+    status_url: statusUrl,
+    watched_companies: watchedCompanies,
+  };
+}

@@ -1,0 +1,46 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AppConfig } from '../../../platform/config/app-config';
+import { RegisterOutage, RegisterStatusService } from '../../../status/register-status.service';
+import { ChangeEventSink, EmittedEvent } from './change-event-sink';
+import { registerUnavailableData } from './detection-events';
+
+/**
+ * `register.unavailable`, once per outage (the moment a register stops being readable), to
+ * every account watching a company of it, in the transaction that records the transition.
+ * Recovery is not an event: it shows in /registers and /status, and the checks held back
+ * during the outage run after it (their events observed after recovery).
+ */
+@Injectable()
+export class RegisterOutageNotifier implements OnModuleInit {
+  constructor(
+    private readonly statuses: RegisterStatusService,
+    private readonly sink: ChangeEventSink,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.statuses.onOutage((m, outage) => this.notify(m, outage));
+  }
+
+  async notify(m: EntityManager, outage: RegisterOutage): Promise<() => Promise<void>> {
+    const accounts: Array<{ account_id: string; companies: number }> = await m.query(
+      `SELECT account_id, count(*)::int AS companies FROM watch WHERE country = $1 GROUP BY account_id ORDER BY account_id`,
+      [outage.country],
+    );
+    const statusUrl = `${this.config.publicBaseUrl}/api/public/v1/status`;
+    const emitted: EmittedEvent[] = [];
+    for (const a of accounts) {
+      const data = registerUnavailableData(
+        outage.country,
+        outage.status,
+        outage.reason,
+        outage.since.toISOString(),
+        statusUrl,
+        a.companies,
+      );
+      emitted.push(await this.sink.emit(m, { accountId: a.account_id, kind: 'register.unavailable', data }));
+    }
+    return () => this.sink.wake(emitted);
+  }
+}

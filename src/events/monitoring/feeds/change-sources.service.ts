@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../../platform/config/app-config';
+import { Clock } from '../../../platform/clock';
+import { HttpClientFactory } from '../../../registers/client/http-client.factory';
+import type { ChangeDetectionMode, ChangeFeed, ChangeStream } from '../../../registers/change-detection';
+import { ConnectorRegistry } from '../../../registers/connector-registry';
+import { CountryCode } from '../../../registers/register-table';
+import { REGISTERS } from '../../../registers/registers';
+
+/** Each register's change feed or stream under the configuration, built once from its folder's plan. */
+@Injectable()
+export class ChangeSources {
+  private readonly feeds = new Map<CountryCode, ChangeFeed>();
+  private readonly streams = new Map<CountryCode, ChangeStream>();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly http: HttpClientFactory,
+    private readonly clock: Clock,
+    private readonly connectors: ConnectorRegistry,
+  ) {}
+
+  mode(country: CountryCode): ChangeDetectionMode {
+    return REGISTERS[country].changeDetection.mode(this.config);
+  }
+
+  feed(country: CountryCode): ChangeFeed {
+    let feed = this.feeds.get(country);
+    if (!feed) {
+      const create = REGISTERS[country].changeDetection.createFeed;
+      if (!create) throw new Error(`register ${country} has no change feed`);
+      feed = create(this.deps(country));
+      this.feeds.set(country, feed);
+    }
+    return feed;
+  }
+
+  stream(country: CountryCode): ChangeStream {
+    let stream = this.streams.get(country);
+    if (!stream) {
+      const create = REGISTERS[country].changeDetection.createStream;
+      if (!create) throw new Error(`register ${country} has no change stream`);
+      stream = create(this.deps(country));
+      this.streams.set(country, stream);
+    }
+    return stream;
+  }
+
+  /** The address of the feed or stream (provenance of a check confirmed by it). */
+  url(country: CountryCode): string {
+    return this.mode(country) === 'stream' ? this.stream(country).url : this.feed(country).url;
+  }
+
+  private deps(country: CountryCode) {
+    return { config: this.config, http: this.http, clock: this.clock, connector: this.connectors.get(country) };
+  }
+}

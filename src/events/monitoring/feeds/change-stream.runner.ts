@@ -1,0 +1,143 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../../platform/clock';
+import { COUNTRY_CODES, CountryCode } from '../../../registers/register-table';
+import { UpstreamError } from '../../../registers/upstream-error';
+import { RegisterStatusService } from '../../../status/register-status.service';
+import { ChangeEventSink } from '../events/change-event-sink';
+import { ChangeSources } from './change-sources.service';
+import { FeedCursors } from './feed-cursors.service';
+import { FeedEntriesService } from './feed-entries.service';
+
+const STREAM_LEASE_MS = 30_000;
+const RENEW_EVERY_MS = 10_000;
+
+/**
+ * Follows the change stream of every register in `stream` mode (GB with a stream key), in the
+ * worker: one connection across all workers (the holder of the feed lease, renewed while
+ * connected; another worker takes over when it lapses), each entry applied with its position
+ * in one transaction, resumed from the stored position after a drop or a restart, reconnected
+ * with exponential backoff. A position the register no longer accepts (HTTP 416) restarts the
+ * stream from now and asks for a re-read of every watched company of the register.
+ */
+@Injectable()
+export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(ChangeStreamRunner.name);
+  private readonly owner = randomBytes(9).toString('base64url');
+  private readonly controller = new AbortController();
+  private readonly loops: Promise<void>[] = [];
+  /** Reconnection backoff (tests shorten it). */
+  backoff = { initialMs: 1_000, maxMs: 60_000 };
+  /** Waiting time between two attempts to take a stream another worker holds, or a register that is not readable. */
+  idleRetryMs = 5_000;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sources: ChangeSources,
+    private readonly cursors: FeedCursors,
+    private readonly entries: FeedEntriesService,
+    private readonly statuses: RegisterStatusService,
+    private readonly sink: ChangeEventSink,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const country of COUNTRY_CODES) {
+      if (this.sources.mode(country) === 'stream') this.loops.push(this.follow(country));
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.controller.abort();
+    await Promise.all(this.loops);
+  }
+
+  private async follow(country: CountryCode): Promise<void> {
+    let delay = this.backoff.initialMs;
+    while (!this.controller.signal.aborted) {
+      try {
+        if (
+          !(await this.statuses.current(country)).readable ||
+          !(await this.cursors.take(country, this.owner, STREAM_LEASE_MS))
+        ) {
+          await this.sleep(this.idleRetryMs);
+          continue;
+        }
+        const connected = await this.connectOnce(country);
+        if (connected) delay = this.backoff.initialMs;
+      } catch (err) {
+        const e = UpstreamError.from(err);
+        this.logger.warn(`${country} change stream: ${e.errorClass} (${e.message}); reconnecting in ${delay} ms`);
+        if (e.httpStatus === 416) await this.restartFromNow(country);
+      }
+      if (this.controller.signal.aborted) break;
+      await this.sleep(delay);
+      delay = Math.min(delay * 2, this.backoff.maxMs);
+    }
+    await this.cursors.release(country, this.owner).catch(() => undefined);
+  }
+
+  /** One connection, until it drops (throws) or the process stops; true if it was accepted. */
+  private async connectOnce(country: CountryCode): Promise<boolean> {
+    const held = await this.cursors.get(country);
+    const connection = new AbortController();
+    const stop = () => connection.abort();
+    this.controller.signal.addEventListener('abort', stop, { once: true });
+    let connected = false;
+    const renew = setInterval(() => {
+      void this.cursors
+        .renew(country, this.owner, connected ? this.clock.now() : null, STREAM_LEASE_MS)
+        .then((still) => {
+          if (!still) connection.abort();
+        })
+        .catch(() => connection.abort());
+    }, RENEW_EVERY_MS);
+    try {
+      await this.sources.stream(country).run(
+        held?.cursor ?? null,
+        async (entry, cursor) => {
+          const emitted = await this.dataSource.transaction(async (m) => {
+            const applied = entry ? (await this.entries.apply(m, country, [entry], this.clock.now())).emitted : [];
+            // Lost the stream to another worker: roll back, the other one applies it.
+            if (!(await this.cursors.store(m, country, this.owner, cursor, this.clock.now(), STREAM_LEASE_MS)))
+              throw new Error(`lost the ${country} stream`);
+            return applied;
+          });
+          await this.sink.wake(emitted);
+        },
+        connection.signal,
+        () => {
+          connected = true;
+          void this.cursors.renew(country, this.owner, this.clock.now(), STREAM_LEASE_MS);
+        },
+      );
+      return connected;
+    } finally {
+      clearInterval(renew);
+      this.controller.signal.removeEventListener('abort', stop);
+    }
+  }
+
+  private async restartFromNow(country: CountryCode): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      await this.cursors.reset(m, country, this.owner);
+      await m.query(
+        `UPDATE company_snapshot SET read_requested_at = $2 WHERE country = $1 AND baseline_at IS NOT NULL`,
+        [country, this.clock.now()],
+      );
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.controller.signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.controller.signal.addEventListener('abort', wake, { once: true });
+    });
+  }
+}

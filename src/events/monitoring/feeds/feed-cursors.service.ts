@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { returningRows } from '../../../platform/database/returning-rows';
+import { Clock } from '../../../platform/clock';
+import { CountryCode } from '../../../registers/register-table';
+import { FeedCursorEntity } from './feed-cursor.entity';
+import { feedName } from './feed-names';
+
+/** The stored position of each register feed and the lease that gives it one reader at a time. */
+@Injectable()
+export class FeedCursors {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(country: CountryCode): Promise<FeedCursorEntity | null> {
+    return this.dataSource.getRepository(FeedCursorEntity).findOneBy({ feed: feedName(country) });
+  }
+
+  /** Takes the feed for `owner` unless another holds it; returns its stored cursor. */
+  async take(country: CountryCode, owner: string, leaseMs: number): Promise<{ cursor: string | null } | null> {
+    const now = this.clock.now();
+    await this.dataSource.query(
+      `INSERT INTO feed_cursor (feed, country, cursor, updated_at) VALUES ($1, $2, NULL, $3) ON CONFLICT (feed) DO NOTHING`,
+      [feedName(country), country, now],
+    );
+    const rows = returningRows<{ cursor: string | null }>(
+      await this.dataSource.query(
+        `UPDATE feed_cursor SET lease_owner = $2, lease_until = $3 WHERE feed = $1 AND (lease_owner = $2 OR lease_until IS NULL OR lease_until < $4) RETURNING cursor`,
+        [feedName(country), owner, new Date(now.getTime() + leaseMs), now],
+      ),
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Stores the cursor (and when the feed was read to its end) if `owner` still holds the feed; renews the lease. */
+  async store(
+    m: EntityManager,
+    country: CountryCode,
+    owner: string,
+    cursor: string | null,
+    caughtUpAt: Date | null,
+    leaseMs: number,
+  ): Promise<boolean> {
+    const now = this.clock.now();
+    const rows = returningRows(
+      await m.query(
+        `UPDATE feed_cursor SET cursor = COALESCE($3, cursor), caught_up_at = COALESCE($4, caught_up_at), updated_at = $5, lease_until = $6
+       WHERE feed = $1 AND lease_owner = $2 RETURNING feed`,
+        [feedName(country), owner, cursor, caughtUpAt, now, new Date(now.getTime() + leaseMs)],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  async renew(country: CountryCode, owner: string, caughtUpAt: Date | null, leaseMs: number): Promise<boolean> {
+    return this.store(this.dataSource.manager, country, owner, null, caughtUpAt, leaseMs);
+  }
+
+  async release(country: CountryCode, owner: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE feed_cursor SET lease_owner = NULL, lease_until = NULL WHERE feed = $1 AND lease_owner = $2`,
+      [feedName(country), owner],
+    );
+  }
+
+  /** Forgets the position (a stream that no longer accepts it): the next connection starts from now. */
+  async reset(m: EntityManager, country: CountryCode, owner: string): Promise<void> {
+    await m.query(`UPDATE feed_cursor SET cursor = NULL, updated_at = $3 WHERE feed = $1 AND lease_owner = $2`, [
+      feedName(country),
+      owner,
+      this.clock.now(),
+    ]);
+  }
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { FeedEntry } from '../../../registers/change-detection';
+import type { CompanyRecord } from '../../../registers/connector';
+import type { CountryCode } from '../../../registers/register-table';
+import { returningRows } from '../../../platform/database/returning-rows';
+import type { EmittedEvent } from '../events/change-event-sink';
+import { ChangeApplier } from '../snapshots/change-applier';
+import { CompanySnapshotEntity } from '../snapshots/company-snapshot.entity';
+
+/**
+ * What a page of feed entries does to the snapshots, in the transaction that also stores the
+ * feed's cursor (so a restart re-applies a page or none of it, and a duplicate entry diffs
+ * against a snapshot that already holds it: no duplicate event). Entries of companies nobody
+ * watches are dropped here, for free. An entry with the whole record is applied; one without
+ * marks the company for a re-read by the next check.
+ */
+@Injectable()
+export class FeedEntriesService {
+  constructor(private readonly applier: ChangeApplier) {}
+
+  async apply(
+    m: EntityManager,
+    country: CountryCode,
+    entries: FeedEntry[],
+    now: Date,
+  ): Promise<{ applied: number; requested: number; emitted: EmittedEvent[] }> {
+    const records = new Map<string, CompanyRecord>();
+    const bare = new Set<string>();
+    for (const e of entries) {
+      if (!e.registrationNumber) continue;
+      if (e.record) records.set(e.registrationNumber, e.record);
+      else bare.add(e.registrationNumber);
+    }
+    let requested = 0;
+    if (bare.size) {
+      const rows = returningRows(
+        await m.query(
+          `UPDATE company_snapshot SET read_requested_at = $3 WHERE country = $1 AND registration_number = ANY($2::text[]) RETURNING entity_id`,
+          [country, [...bare], now],
+        ),
+      );
+      requested = rows.length;
+    }
+    let applied = 0;
+    const emitted: EmittedEvent[] = [];
+    if (records.size) {
+      const snapshots = await m
+        .getRepository(CompanySnapshotEntity)
+        .createQueryBuilder('s')
+        .setLock('pessimistic_write')
+        .where('s.country = :country AND s.registration_number IN (:...numbers)', {
+          country,
+          numbers: [...records.keys()],
+        })
+        .orderBy('s.entity_id')
+        .getMany();
+      for (const snapshot of snapshots) {
+        emitted.push(
+          ...(
+            await this.applier.apply(m, snapshot, records.get(snapshot.registrationNumber)!, { scheduled: false, now })
+          ).emitted,
+        );
+        applied++;
+      }
+    }
+    return { applied, requested, emitted };
+  }
+}

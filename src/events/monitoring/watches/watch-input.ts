@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { ApiError } from '../../../platform/errors/api-error';
+import { entityId } from '../../../registers/entity-id';
+import { CountryCode, findRegister, REGISTER_TABLE } from '../../../registers/register-table';
+import { REGISTERS } from '../../../registers/registers';
+
+/** Rows one bulk request may hold (a KYC portfolio). */
+export const BULK_MAX_WATCHES = 10_000;
+
+/** The code of a request body that is not acceptable. */
+export const BODY_ERROR = 'invalid_body' as const;
+
+export const watchInputSchema = z
+  .object({
+    country: z.string().max(8),
+    registrationNumber: z.string().min(1).max(64),
+    notifyNoChange: z.boolean().optional(),
+  })
+  .strict();
+
+export interface WatchTarget {
+  country: CountryCode;
+  registrationNumber: string;
+  entityId: string;
+  notifyNoChange: boolean;
+}
+
+/**
+ * A watch request checked like search checks a query: the country must be one of the six
+ * (404 country_not_covered), and the number must be in the register's format with a good
+ * check digit (400), normalised as the register keys it.
+ */
+export function resolveWatchTarget(raw: unknown, field = ''): WatchTarget {
+  const parsed = watchInputSchema.safeParse(raw);
+  if (!parsed.success) {
+    const errors = parsed.error.issues.map((i) => ({
+      field: `${field}${i.path.join('.') || '(row)'}`,
+      code: i.code === 'unrecognized_keys' ? 'unknown_field' : 'invalid_value',
+      message: i.message,
+    }));
+    throw new ApiError(BODY_ERROR, errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors });
+  }
+  const { country: rawCountry, registrationNumber: rawNumber, notifyNoChange } = parsed.data;
+  const register = /^[A-Za-z]{2}$/.test(rawCountry.trim()) ? findRegister(rawCountry.trim()) : undefined;
+  if (!register) {
+    throw new ApiError(
+      'country_not_covered',
+      `No register is watched for "${rawCountry.slice(0, 8)}"; covered: ${REGISTER_TABLE.map((r) => r.country).join(', ')}.`,
+    );
+  }
+  const country = register.country;
+  const match = REGISTERS[country].recognizeIdentifier(rawNumber.normalize('NFC').trim());
+  if (match.kind !== 'number') {
+    const message =
+      match.kind === 'invalid'
+        ? match.message
+        : `"${rawNumber.slice(0, 64)}" is not a ${register.short} registration number.`;
+    throw new ApiError(BODY_ERROR, message, {
+      errors: [{ field: `${field}registrationNumber`, code: 'invalid_registration_number', message }],
+    });
+  }
+  return {
+    country,
+    registrationNumber: match.registrationNumber,
+    entityId: entityId(country, match.registrationNumber),
+    notifyNoChange: notifyNoChange ?? false,
+  };
+}

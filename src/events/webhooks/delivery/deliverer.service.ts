@@ -1,0 +1,195 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Clock } from '../../../platform/clock';
+import { AppConfig } from '../../../platform/config/app-config';
+import { DnsResolver } from '../outbound/dns-resolver';
+import { OutboundError, OutboundHttpClient, OutboundResponse } from '../outbound/outbound-http-client';
+import { TargetGuard } from '../outbound/target-guard.service';
+import { signatureHeader } from '../signing/standard-webhooks';
+import { DeliveryQueue } from './delivery-queue.service';
+import { AttemptRecord, DeliveryOutcomes } from './delivery-outcomes';
+import { ClaimedDelivery, DeliveryStore, DeliveryTarget } from './delivery-store';
+import { nextStep } from './retry-policy';
+
+/** What one attempt sent and got: the simulator's answer, and the processor's to log. */
+export interface AttemptReport {
+  deliveryId: string;
+  eventId: string;
+  endpointId: string;
+  webhookId: string;
+  attempt: number;
+  request: { method: 'POST'; url: string; headers: Record<string, string>; body: string };
+  response: { status: number; durationMs: number; bodyStart: string } | null;
+  error: { class: string; message: string } | null;
+  state: 'succeeded' | 'pending' | 'failed';
+  nextAttemptAt: string | null;
+}
+
+/**
+ * One attempt of one delivery, the same wherever it runs (the worker's processor, the
+ * simulator in the api): claim it, sign it, POST it through the guarded outbound client,
+ * record the outcome, and wake the queue for the retry if one is due.
+ */
+@Injectable()
+export class Deliverer implements OnApplicationShutdown {
+  private readonly logger = new Logger(Deliverer.name);
+  private readonly client: OutboundHttpClient;
+
+  constructor(
+    private readonly store: DeliveryStore,
+    private readonly outcomes: DeliveryOutcomes,
+    private readonly queue: DeliveryQueue,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    guard: TargetGuard,
+    dns: DnsResolver,
+  ) {
+    this.client = new OutboundHttpClient(guard.addresses, dns, config.webhooks.userAgent);
+  }
+
+  /** After running jobs finished their attempts (the job runners wait for them before this). */
+  onApplicationShutdown(): void {
+    this.client.close();
+  }
+
+  /** Claims attempts (see DeliveryStore.claim); run each with `run`. */
+  claim(target: DeliveryTarget): Promise<ClaimedDelivery[]> {
+    return this.store.claim(target, this.clock.now(), (c) => this.headers(c));
+  }
+
+  /** Claims and makes one attempt of this delivery; null when it could not be claimed. */
+  async claimAndRun(deliveryId: string): Promise<AttemptReport | null> {
+    const [claim] = await this.claim({ deliveryId });
+    return claim ? this.run(claim) : null;
+  }
+
+  /** Whether the delivery could be claimed now (no lock taken), and its endpoint. */
+  peek(deliveryId: string): Promise<{ endpointId: string; claimable: boolean } | null> {
+    return this.store.peek(deliveryId, this.clock.now());
+  }
+
+  /** The endpoint's oldest due delivery that nobody holds. */
+  nextDue(endpointId: string, now: Date): Promise<{ id: string; attempt: number } | null> {
+    return this.store.nextDue(endpointId, now);
+  }
+
+  /**
+   * Makes one claimed attempt and records it; never throws for the receiver's failures.
+   * `onAnswered` is called as soon as the request is over (answered, failed or timed out),
+   * before its outcome is written: the endpoint's slot is free from then on (see
+   * DeliveryStore.answeredAttempt).
+   */
+  async run(claim: ClaimedDelivery, onAnswered?: () => void): Promise<AttemptReport> {
+    const started = performance.now();
+    let response: OutboundResponse | null = null;
+    let error: { class: string; message: string } | null = null;
+    try {
+      response = await this.client.post({
+        url: claim.url,
+        headers: claim.headers,
+        body: claim.body,
+        timeoutMs: this.config.webhooks.timeoutMs,
+      });
+    } catch (err) {
+      error =
+        err instanceof OutboundError
+          ? { class: err.errorClass, message: err.message }
+          : { class: 'internal_error', message: 'the attempt failed inside the service' };
+      if (!(err instanceof OutboundError))
+        this.logger.error({ err }, `delivery ${claim.deliveryId}: attempt ${claim.attempt} failed unexpectedly`);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const recorded = this.store.answeredAttempt(claim.deliveryId, claim.endpointId);
+    try {
+      onAnswered?.();
+      return await this.record(claim, response, error, durationMs);
+    } finally {
+      recorded();
+    }
+  }
+
+  /** Writes an attempt's outcome, and wakes the queue for the retry if one is due. */
+  private async record(
+    claim: ClaimedDelivery,
+    response: OutboundResponse | null,
+    error: { class: string; message: string } | null,
+    durationMs: number,
+  ): Promise<AttemptReport> {
+    const now = this.clock.now();
+    if (response && !error && (response.status < 200 || response.status >= 300)) {
+      error =
+        response.status >= 300 && response.status < 400
+          ? { class: 'redirect_not_followed', message: `answered ${response.status}; redirects are not followed` }
+          : { class: 'http_error', message: `answered ${response.status}` };
+    }
+    const retryAfter = response?.headers['retry-after'];
+    const step = nextStep(
+      { status: response?.status, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined },
+      claim.attempt,
+      { schedule: this.config.webhooks.retrySchedule, maxAttempts: claim.maxAttempts, random: Math.random },
+      now,
+    );
+    const nextAttemptAt = step.state === 'pending' ? new Date(now.getTime() + step.delayMs) : null;
+    const record: AttemptRecord = {
+      durationMs,
+      status: response?.status ?? null,
+      responseBody: response ? response.bodyStart : null,
+      errorClass: error?.class ?? null,
+      errorMessage: error?.message ?? null,
+    };
+    const lastError =
+      step.state === 'succeeded'
+        ? null
+        : step.state === 'failed'
+          ? `${error?.message ?? 'failed'}; ${step.reason}`
+          : (error?.message ?? null);
+    const { disabled } = await this.outcomes.finish(
+      claim,
+      record,
+      {
+        state: step.state,
+        nextAttemptAt,
+        lastError,
+        disableEndpoint: step.state === 'failed' ? step.disableEndpoint : undefined,
+      },
+      now,
+    );
+    if (disabled) this.logger.warn(`endpoint ${claim.endpointId} disabled: ${disabled}`);
+    if (step.state === 'pending') {
+      await this.queue
+        .wake(claim.deliveryId, claim.attempt + 1, { delayMs: step.delayMs, endpointId: claim.endpointId })
+        .catch((err: Error) =>
+          this.logger.warn(`could not enqueue the retry of ${claim.deliveryId} (the sweeper will): ${err.message}`),
+        );
+    }
+    this.logger.debug(
+      `delivery ${claim.deliveryId} attempt ${claim.attempt} → ${response?.status ?? error?.class} in ${durationMs} ms (${step.state})`,
+    );
+    return {
+      deliveryId: claim.deliveryId,
+      eventId: claim.eventId,
+      endpointId: claim.endpointId,
+      webhookId: claim.messageId,
+      attempt: claim.attempt,
+      request: { method: 'POST', url: claim.url, headers: claim.headers, body: claim.body },
+      response: response ? { status: response.status, durationMs, bodyStart: response.bodyStart } : null,
+      error,
+      state: step.state,
+      nextAttemptAt: nextAttemptAt?.toISOString() ?? null,
+    };
+  }
+
+  /** The request headers of one attempt: the contract's two, and Standard Webhooks' three (timestamp fresh per attempt). */
+  private headers(c: Omit<ClaimedDelivery, 'headers'>): Record<string, string> {
+    const timestamp = Math.floor(c.startedAt.getTime() / 1000);
+    return {
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(c.body)),
+      'User-Agent': this.config.webhooks.userAgent,
+      'webhook-id': c.messageId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(c.secrets, c.messageId, timestamp, c.body),
+      'X-Service-Event': c.kind,
+      ...(c.isTest ? { 'X-Service-Test': 'true' } : {}),
+    };
+  }
+}

@@ -1,0 +1,227 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppConfig } from '../../../platform/config/app-config';
+import { preparedRows, queryRows } from '../../../platform/database/sql';
+import { asyncCommitSql, ClaimedDelivery, failPending } from './delivery-store';
+
+/** What one attempt came to, for the log. */
+export interface AttemptRecord {
+  durationMs: number;
+  status: number | null;
+  responseBody: string | null;
+  errorClass: string | null;
+  errorMessage: string | null;
+}
+
+type NextState = {
+  state: 'succeeded' | 'pending' | 'failed';
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  disableEndpoint?: string;
+};
+
+/** One outcome waiting to be written, and its caller. */
+interface Outcome {
+  claim: ClaimedDelivery;
+  record: AttemptRecord;
+  next: NextState;
+  now: Date;
+  resolve: (result: { disabled: string | null }) => void;
+  reject: (err: unknown) => void;
+}
+
+/** What a batch of outcomes does to an endpoint's run of failures (`failing_since`). */
+export interface FailureRun {
+  /** The batch ends with a success: the run is over (failing_since cleared). */
+  healthy: boolean;
+  /** Otherwise, when the batch's trailing failures began (the first one's claim). */
+  since: Date | null;
+  /** The batch had a success before those failures: they start a new run, whatever was stored. */
+  reset: boolean;
+}
+
+/**
+ * Per endpoint, the run of failures a batch of outcomes leaves, as if they were written one
+ * by one in order: a success clears the run, a failure starts one (at its attempt's claim)
+ * unless one is under way.
+ */
+export function failureRuns(
+  outcomes: Array<{ endpointId: string; succeeded: boolean; startedAt: Date }>,
+): Map<string, FailureRun> {
+  const runs = new Map<string, FailureRun>();
+  for (const o of outcomes) {
+    const run = runs.get(o.endpointId) ?? { healthy: true, since: null, reset: false };
+    if (o.succeeded) runs.set(o.endpointId, { healthy: true, since: null, reset: true });
+    else runs.set(o.endpointId, { healthy: false, since: run.healthy ? o.startedAt : run.since, reset: run.reset });
+  }
+  return runs;
+}
+
+/**
+ * Batches written at the same time: one round trip waits on another's, and the database has
+ * more than one core. Their deliveries differ; two that fail on the same endpoints may
+ * deadlock over its row, and then each of their outcomes is written on its own (writeQueued).
+ */
+const WRITES_AT_ONCE = 2;
+
+/** Most outcomes one statement writes. */
+const MAX_BATCH = 256;
+
+/**
+ * The outcomes of attempts in SQL: the attempt's record, the delivery's next state, the
+ * endpoint's run of failures and its disabling.
+ *
+ * Group commit: outcomes that come in while a write is under way (or in the same turn of the
+ * event loop) are written together by the next one, in one statement — a worker with many
+ * requests in flight makes one round trip for a handful of outcomes, not one each, and a lone
+ * outcome (the simulator's) is written at once. Each caller still waits for its own outcome
+ * to be committed.
+ */
+@Injectable()
+export class DeliveryOutcomes {
+  private readonly asyncCommit: string;
+  private queued: Outcome[] = [];
+  /** Batches being written now (at most WRITES_AT_ONCE). */
+  private writing = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {
+    this.asyncCommit = asyncCommitSql(config);
+  }
+
+  /**
+   * Records an attempt's outcome and moves the delivery on — only if this attempt still holds
+   * it (a late worker whose lease expired records its attempt, and nothing else). Keeps the
+   * endpoint's run of failures, and disables the endpoint when told to or when every attempt
+   * failed for WEBHOOK_DISABLE_AFTER.
+   */
+  finish(
+    claim: ClaimedDelivery,
+    record: AttemptRecord,
+    next: NextState,
+    now: Date,
+  ): Promise<{ disabled: string | null }> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ claim, record, next, now, resolve, reject });
+      if (this.writing < WRITES_AT_ONCE) {
+        this.writing++;
+        setImmediate(() => void this.writeQueued());
+      }
+    });
+  }
+
+  /** Writes what is queued, batch after batch, until nothing is. */
+  private async writeQueued(): Promise<void> {
+    try {
+      while (this.queued.length > 0) {
+        const batch = this.queued.splice(0, MAX_BATCH);
+        try {
+          await this.write(batch);
+        } catch (err) {
+          if (batch.length === 1) batch[0].reject(err);
+          // One bad outcome (or a deadlock with another worker over endpoint rows) must not
+          // lose the others: each on its own.
+          else for (const o of batch) await this.write([o]).catch((e: unknown) => o.reject(e));
+        }
+      }
+    } finally {
+      this.writing--;
+    }
+  }
+
+  private async write(batch: Outcome[]): Promise<void> {
+    const endpoints = failureRuns(
+      batch.map((o) => ({
+        endpointId: o.claim.endpointId,
+        succeeded: o.next.state === 'succeeded',
+        startedAt: o.claim.startedAt,
+      })),
+    );
+    const ids = [...endpoints.keys()];
+    const iso = (d: Date | null) => d?.toISOString() ?? null;
+    // One statement: the attempts' outcomes, the deliveries' next states (only where the
+    // attempt still holds its delivery), and the endpoints' runs of failures (a run restarted
+    // when the batch had a success before its failures). On Postgres, committed without
+    // waiting for the disk (see ASYNC_COMMIT).
+    const rows = await preparedRows<{ endpoint_id: string; failing_since: Date | string | null }>(
+      this.dataSource,
+      'delivery_outcomes',
+      `WITH async AS (SELECT ${this.asyncCommit} AS off),
+       o AS (
+         SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::text[])
+           AS o(delivery_id, attempt, finished_at, duration_ms, status, response_body, error_class, error_message, state, next_attempt_at, completed_at, last_error)
+       ), attempt AS (
+         UPDATE delivery_attempt a SET finished_at = o.finished_at, duration_ms = o.duration_ms, response_status = o.status, response_body = o.response_body,
+           error_class = o.error_class, error_message = o.error_message
+         FROM o WHERE a.delivery_id = o.delivery_id AND a.attempt_number = o.attempt
+       ), moved AS (
+         UPDATE delivery d SET state = o.state, next_attempt_at = o.next_attempt_at, locked_until = NULL, completed_at = o.completed_at, last_error = o.last_error
+         FROM o WHERE d.id = o.delivery_id AND d.attempt_count = o.attempt AND d.state = 'pending'
+       ), e AS (
+         SELECT * FROM unnest($13::text[], $14::text[], $15::timestamptz[], $16::text[]) AS e(endpoint_id, healthy, since, reset)
+       ), healthy AS (
+         UPDATE webhook_endpoint w SET failing_since = NULL FROM e WHERE w.id = e.endpoint_id AND e.healthy = 'y' AND w.failing_since IS NOT NULL
+       ), failing AS (
+         UPDATE webhook_endpoint w SET failing_since = e.since FROM e
+         WHERE w.id = e.endpoint_id AND e.healthy = 'n' AND (w.failing_since IS NULL OR e.reset = 'y') RETURNING w.id, w.failing_since
+       )
+       SELECT (SELECT off FROM async) AS off, e.endpoint_id, COALESCE(f.failing_since, w.failing_since) AS failing_since
+       FROM e LEFT JOIN failing f ON f.id = e.endpoint_id LEFT JOIN webhook_endpoint w ON w.id = e.endpoint_id`,
+      [
+        batch.map((o) => o.claim.deliveryId),
+        batch.map((o) => o.claim.attempt),
+        batch.map((o) => iso(o.now)),
+        batch.map((o) => o.record.durationMs),
+        batch.map((o) => o.record.status),
+        batch.map((o) => o.record.responseBody),
+        batch.map((o) => o.record.errorClass),
+        batch.map((o) => o.record.errorMessage),
+        batch.map((o) => o.next.state),
+        batch.map((o) => iso(o.next.nextAttemptAt)),
+        batch.map((o) => (o.next.state === 'pending' ? null : iso(o.now))),
+        batch.map((o) => o.next.lastError),
+        ids,
+        ids.map((id) => (endpoints.get(id)!.healthy ? 'y' : 'n')),
+        ids.map((id) => iso(endpoints.get(id)!.since)),
+        ids.map((id) => (endpoints.get(id)!.reset ? 'y' : 'n')),
+      ],
+    );
+    const failingSince = new Map(
+      rows.map((r) => [r.endpoint_id, r.failing_since === null ? null : new Date(r.failing_since)]),
+    );
+    // Then, outcome by outcome: whether it disables its endpoint (once per endpoint).
+    const disabled = new Map<string, string>();
+    for (const o of batch) {
+      if (o.next.state === 'succeeded') {
+        o.resolve({ disabled: null });
+        continue;
+      }
+      let reason = o.next.disableEndpoint ?? null;
+      const since = failingSince.get(o.claim.endpointId);
+      if (!reason && since && o.now.getTime() - since.getTime() >= this.config.webhooks.disableAfterMs) {
+        reason = `Every delivery attempt failed from ${since.toISOString()} to ${o.now.toISOString()}.`;
+      }
+      if (reason && !disabled.has(o.claim.endpointId)) {
+        disabled.set(o.claim.endpointId, reason);
+        try {
+          await this.dataSource.transaction((m) => this.disable(m, o.claim.endpointId, reason, o.now));
+        } catch (err) {
+          o.reject(err);
+          continue;
+        }
+      }
+      o.resolve({ disabled: reason });
+    }
+  }
+  /** Disables an endpoint (if enabled) and fails its pending deliveries that are not in flight. */
+  async disable(m: EntityManager, endpointId: string, reason: string, now: Date): Promise<void> {
+    const changed = await queryRows(
+      m,
+      `UPDATE webhook_endpoint SET enabled = false, disabled_at = $2, disabled_reason = $3, updated_at = $2 WHERE id = $1 AND enabled RETURNING id`,
+      [endpointId, now, reason],
+    );
+    if (changed.length) await failPending(m, endpointId, now, 'the endpoint was disabled');
+  }
+}

@@ -1,0 +1,262 @@
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { createTestDataSource, TestBackend } from '../../../../test/support/database';
+import { Clock } from '../../../platform/clock';
+import type { AppConfig } from '../../../platform/config/app-config';
+import { randomId } from '../../../platform/ids';
+import { EventPublisher } from '../events/event-publisher.service';
+import type { DeliveryQueue } from './delivery-queue.service';
+import { newWebhookSecret } from '../signing/standard-webhooks';
+import { ClaimedDelivery, DeliveryStore } from './delivery-store';
+
+const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+jest.setTimeout(60_000);
+
+function change(i: number) {
+  const now = new Date().toISOString();
+  return {
+    entity_id: `ent_no_${900000000 + i}`,
+    country: 'NO' as const,
+    company_name: `STORE TEST ${i} AS`,
+    registration_number: String(900000000 + i),
+    register: { name: 'Enhetsregisteret', official_url: 'https://www.brreg.no' },
+    change: { field: 'name', previous: `OLD ${i} AS`, current: `STORE TEST ${i} AS`, observed_at: now },
+    provenance: {
+      source_mode: 'live' as const,
+      source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${900000000 + i}`,
+      retrieved_at: now,
+    },
+  };
+}
+
+/** Headers the way the deliverer signs them, enough to see them logged. */
+const prepare = (c: Omit<ClaimedDelivery, 'headers'>) => ({
+  'webhook-id': c.messageId,
+  'webhook-timestamp': String(Math.floor(c.startedAt.getTime() / 1000)),
+});
+
+describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
+  let dataSource: DataSource;
+  let config: AppConfig;
+  let close: () => Promise<void>;
+  let store: DeliveryStore;
+  let publisher: EventPublisher;
+  let endpoints: string[];
+  const accountId = randomId('acct');
+
+  beforeAll(async () => {
+    ({ dataSource, config, close } = await createTestDataSource(backend));
+    store = new DeliveryStore(dataSource, config);
+    publisher = new EventPublisher(dataSource, {} as DeliveryQueue, new Clock(), config);
+    await dataSource.query(
+      `INSERT INTO account (id, email, created_at, live_delivery_since) VALUES ($1, 'store@example.com', now(), now())`,
+      [accountId],
+    );
+    endpoints = [];
+    for (let i = 0; i < 3; i++) {
+      const id = randomId('we');
+      endpoints.push(id);
+      await dataSource.query(
+        `INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`,
+        [id, accountId, `http://127.0.0.1:9/hook/${i}`, ['company.name_changed'], newWebhookSecret()],
+      );
+    }
+    // Six events, each a delivery to each of the three endpoints.
+    for (let i = 0; i < 6; i++)
+      await dataSource.transaction((m) =>
+        publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(i) }),
+      );
+  });
+
+  afterAll(() => close());
+
+  /** A new endpoint of the account with `n` due deliveries (events numbered from `from`), oldest first. */
+  async function endpointWithDeliveries(n: number, from: number): Promise<{ endpointId: string; due: string[] }> {
+    const endpointId = randomId('we');
+    await dataSource.query(
+      `INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`,
+      [endpointId, accountId, `http://127.0.0.1:9/hook/${from}`, ['company.name_changed'], newWebhookSecret()],
+    );
+    for (let i = 0; i < n; i++)
+      await dataSource.transaction((m) =>
+        publisher.publish(m, {
+          accountId,
+          kind: 'company.name_changed',
+          isTest: false,
+          data: change(from + i),
+          endpointIds: [endpointId],
+        }),
+      );
+    const due: string[] = (
+      await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id`, [
+        endpointId,
+      ])
+    ).map((r: { id: string }) => r.id);
+    return { endpointId, due };
+  }
+
+  it('claims for several endpoints at once: the oldest due, never more than an endpoint’s free slots, each attempt logged with its headers', async () => {
+    const limit = config.webhooks.endpointConcurrency;
+    const now = new Date();
+    // Asked in the same turn: one batch.
+    const [a, b] = await Promise.all([
+      store.claim({ endpointId: endpoints[0], max: limit }, now, prepare),
+      store.claim({ endpointId: endpoints[1], max: 2 }, now, prepare),
+    ]);
+    expect(a).toHaveLength(limit);
+    expect(b).toHaveLength(2);
+    const oldest = async (endpointId: string, n: number) =>
+      (
+        await dataSource.query(`SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id LIMIT $2`, [
+          endpointId,
+          n,
+        ])
+      ).map((r: { id: string }) => r.id);
+    expect(a.map((c) => c.deliveryId)).toEqual(await oldest(endpoints[0], limit));
+    expect(b.map((c) => c.deliveryId)).toEqual(await oldest(endpoints[1], 2));
+    expect([...a, ...b].every((c) => c.attempt === 1)).toBe(true);
+
+    const logged: Array<{ delivery_id: string; request_headers: string }> = await dataSource.query(
+      `SELECT delivery_id, request_headers FROM delivery_attempt WHERE delivery_id = ANY($1) AND attempt_number = 1`,
+      [[...a, ...b].map((c) => c.deliveryId)],
+    );
+    expect(logged).toHaveLength(limit + 2);
+    for (const c of [...a, ...b])
+      expect(JSON.parse(logged.find((l) => l.delivery_id === c.deliveryId)!.request_headers)).toEqual(c.headers);
+
+    // The first endpoint is at its limit; the second has slots left for two more.
+    expect(await store.claim({ endpointId: endpoints[0], max: limit }, now, prepare)).toEqual([]);
+    expect(await store.claim({ endpointId: endpoints[1], max: limit }, now, prepare)).toHaveLength(limit - 2);
+  });
+
+  it('frees an endpoint’s slot when this process’s request is answered, before its outcome is written; the answered delivery stays leased', async () => {
+    // The second endpoint is at its limit after the first test, with two deliveries still due.
+    const endpointId = endpoints[1];
+    const now = new Date();
+    expect(await store.claim({ endpointId, max: 4 }, now, prepare)).toEqual([]);
+    const [leased] = await dataSource.query(
+      `SELECT id FROM delivery WHERE endpoint_id = $1 AND locked_until > now() ORDER BY id LIMIT 1`,
+      [endpointId],
+    );
+    const done = store.answeredAttempt(leased.id, endpointId);
+    const next = await store.claim({ endpointId, max: 4 }, now, prepare);
+    expect(next).toHaveLength(1);
+    expect(next[0].deliveryId).not.toBe(leased.id);
+    // Until its outcome is written it counts again once the mark is gone: the endpoint is full.
+    done();
+    expect(await store.claim({ endpointId, max: 4 }, now, prepare)).toEqual([]);
+  });
+
+  it('claims an endpoint’s next deliveries from the candidates its last read left, oldest still due first, even when another worker took some', async () => {
+    const { endpointId, due } = await endpointWithDeliveries(8, 200);
+    // Candidate reads, whichever way the engine runs them.
+    const reads: string[] = [];
+    const note = (sql: unknown) => {
+      const text = typeof sql === 'string' ? sql : (sql as { text?: string })?.text;
+      if (text?.includes('AS t (endpoint_id, n)')) reads.push(text);
+    };
+    const master = (dataSource.driver as unknown as { master: { query: (...a: unknown[]) => unknown } }).master;
+    const query = dataSource.query.bind(dataSource);
+    jest
+      .spyOn(dataSource, 'query')
+      .mockImplementation(
+        ((sql: string, params?: unknown[]) => (note(sql), query(sql, params))) as typeof dataSource.query,
+      );
+    if (backend === 'postgres') {
+      const q = master.query.bind(master);
+      jest.spyOn(master, 'query').mockImplementation((...args: unknown[]) => (note(args[0]), q(...args)));
+    }
+    try {
+      const worker = new DeliveryStore(dataSource, config);
+      const now = new Date();
+      const first = await store.claim({ endpointId, max: 2 }, now, prepare);
+      expect(first.map((c) => c.deliveryId)).toEqual(due.slice(0, 2));
+      expect(reads).toHaveLength(1);
+      // Another worker takes the next one meanwhile.
+      const other = await worker.claim({ endpointId, max: 1 }, now, prepare);
+      expect(other.map((c) => c.deliveryId)).toEqual([due[2]]);
+      expect(reads).toHaveLength(2);
+      // This one claims from what its read left, without reading: the oldest still due.
+      const next = await store.claim({ endpointId, max: 1 }, now, prepare);
+      expect(next.map((c) => c.deliveryId)).toEqual([due[3]]);
+      expect(reads).toHaveLength(2);
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
+  it('reads again when the candidates its last read left are all gone: a short claim still means nothing more is due', async () => {
+    const { endpointId, due } = await endpointWithDeliveries(10, 300);
+    const now = new Date();
+    expect((await store.claim({ endpointId, max: 1 }, now, prepare)).map((c) => c.deliveryId)).toEqual([due[0]]);
+    // Everything the read left that the next claim would offer is done meanwhile (by another worker, say).
+    await dataSource.query(`UPDATE delivery SET state = 'succeeded', next_attempt_at = NULL WHERE id = ANY($1)`, [
+      due.slice(1, 8),
+    ]);
+    expect((await store.claim({ endpointId, max: 1 }, now, prepare)).map((c) => c.deliveryId)).toEqual([due[8]]);
+  });
+
+  it('claims one named delivery, once', async () => {
+    const [row] = await dataSource.query(
+      `SELECT id FROM delivery WHERE endpoint_id = $1 ORDER BY next_attempt_at, id LIMIT 1`,
+      [endpoints[2]],
+    );
+    const now = new Date();
+    const [first, second] = await Promise.all([
+      store.claim({ deliveryId: row.id }, now, prepare),
+      store.claim({ deliveryId: row.id }, now, prepare),
+    ]);
+    expect([first.length, second.length].sort()).toEqual([0, 1]);
+  });
+
+  it('claims nothing against an endpoint whose secret changed after its requests were signed', async () => {
+    // A claim signs with the secret it read. Called with that secret after a rotation (as when
+    // the rotation commits between the claim's read and its call), it claims nothing.
+    const endpointId = endpoints[2];
+    const query = (sql: string, params: unknown[]) => dataSource.query(sql, params);
+    const before: Array<{ secret: string }> = await query(`SELECT secret FROM webhook_endpoint WHERE id = $1`, [
+      endpointId,
+    ]);
+    await query(`UPDATE webhook_endpoint SET secret = $2 WHERE id = $1`, [endpointId, newWebhookSecret()]);
+    const [{ n }] = await query(
+      `SELECT count(*)::int AS n FROM claim_deliveries(now(), now() + interval '20 s', 4, ARRAY[$1], ARRAY[4], ARRAY[false], ARRAY['http://127.0.0.1:9/hook/2'], ARRAY[$2], ARRAY(SELECT id FROM delivery WHERE endpoint_id = $1), ARRAY(SELECT '{}' FROM delivery WHERE endpoint_id = $1), ARRAY[]::text[], false)`,
+      [endpointId, before[0].secret],
+    );
+    expect(n).toBe(0);
+  });
+
+  if (backend === 'postgres') {
+    it('does not hold up a publish to the endpoints it is claiming for (no lock the foreign key waits on)', async () => {
+      // A claim's transaction left open with two endpoints locked, as in the middle of a call.
+      const claimer = new Client({ connectionString: (dataSource.options as { url: string }).url });
+      await claimer.connect();
+      try {
+        await claimer.query('BEGIN');
+        // Called on the open transaction (claiming nothing), the function holds its lock on both endpoints' rows.
+        const { rows: secrets } = await claimer.query(
+          `SELECT id, url, secret FROM webhook_endpoint WHERE id = ANY($1) ORDER BY id`,
+          [endpoints.slice(0, 2)],
+        );
+        await claimer.query(
+          `SELECT * FROM claim_deliveries(now(), now() + interval '20 s', 4, $1, ARRAY[0, 0], ARRAY[false, false], $2, $3, ARRAY[]::text[], ARRAY[]::text[], ARRAY[]::text[], false)`,
+          [secrets.map((s) => s.id), secrets.map((s) => s.url), secrets.map((s) => s.secret)],
+        );
+        // A publish inserts deliveries for both endpoints (each insert's foreign key takes a KEY SHARE lock on its endpoint).
+        const published = await dataSource.transaction(async (m) => {
+          await m.query(`SET LOCAL lock_timeout = '2s'`);
+          return publisher.publish(m, {
+            accountId,
+            kind: 'company.name_changed',
+            isTest: false,
+            data: change(100),
+            endpointIds: endpoints,
+          });
+        });
+        expect(published.deliveries).toHaveLength(3);
+      } finally {
+        await claimer.query('ROLLBACK').catch(() => undefined);
+        await claimer.end();
+      }
+    });
+  }
+});

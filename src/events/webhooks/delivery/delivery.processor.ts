@@ -1,0 +1,173 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Clock } from '../../../platform/clock';
+import { AppConfig } from '../../../platform/config/app-config';
+import { JobProcessor, JobQueue } from '../../../platform/jobs/job-queue';
+import { Deliverer } from './deliverer.service';
+import { DeliveryJob } from './delivery.queue';
+import { DeliveryQueue } from './delivery-queue.service';
+import { ClaimedDelivery } from './delivery-store';
+
+/** Longest a drain waits for more of its slots to free before claiming for the ones that are. */
+const CLAIM_GATHER_MS = 2;
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** How much one job sends for an endpoint before yielding to the jobs queued behind it. */
+const DRAIN_BUDGET = { deliveries: 100, ms: 10_000 };
+
+/** An endpoint this process is draining: wake-ups for it only ask the drain to look again. */
+interface Drain {
+  /** Set by a wake-up; the drain claims again before it stops. */
+  poked: boolean;
+  /** Cuts short the drain's wait for its requests in flight (set while it waits). */
+  signal?: () => void;
+}
+
+/**
+ * Takes delivery jobs. A job wakes the worker for one delivery (or for each of an event's,
+ * side by side, when the publisher woke them together). If this process is already
+ * draining that delivery's endpoint, the job only tells the drain to look again — no database
+ * round trip: in a backlog nearly every wake-up is one of those. Otherwise, if the delivery
+ * can be claimed (a cheap look first: it may be sent already, or the endpoint full), the job
+ * works through the endpoint's due deliveries, oldest first, keeping up to
+ * WEBHOOK_ENDPOINT_CONCURRENCY requests in flight — the limit is counted in the database
+ * across every worker — and claiming several at once when several slots are free. After a
+ * bounded while it hands the rest to a new job at the back of the queue, so other endpoints
+ * get their turn. Worker only.
+ */
+@Injectable()
+export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProcessor<'delivery'> {
+  private readonly logger = new Logger(DeliveryProcessor.name);
+  private readonly draining = new Map<string, Drain>();
+  private stopping = false;
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly deliverer: Deliverer,
+    private readonly queue: DeliveryQueue,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.process('delivery', this);
+  }
+
+  /** Shutdown: finish the attempts in hand, claim no more (the sweeper wakes them after a restart). */
+  onModuleDestroy(): void {
+    this.stopping = true;
+  }
+
+  async process(job: DeliveryJob): Promise<void> {
+    if (!job.others?.length) return this.wakeOne(job);
+    // An event's deliveries: each to its own endpoint, drained side by side.
+    const results = await Promise.allSettled([job, ...job.others].map((one) => this.wakeOne(one)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private async wakeOne(job: { deliveryId: string; endpointId?: string }): Promise<void> {
+    if (this.stopping) return;
+    if (job.endpointId && this.poke(job.endpointId)) return;
+    const look = await this.deliverer.peek(job.deliveryId);
+    if (!look?.claimable || this.poke(look.endpointId)) return;
+    // From here on this process drains the endpoint: registered before the claim's await, so
+    // that wake-ups arriving meanwhile are folded into this drain.
+    const drain: Drain = { poked: false };
+    this.draining.set(look.endpointId, drain);
+    let first: ClaimedDelivery[];
+    try {
+      first = await this.deliverer.claim({ deliveryId: job.deliveryId });
+    } catch (err) {
+      this.draining.delete(look.endpointId); // the wake-ups folded in meanwhile are the sweeper's now
+      throw err;
+    }
+    if (first.length === 0 && !drain.poked) {
+      this.draining.delete(look.endpointId);
+      return;
+    }
+    await this.drain(look.endpointId, drain, first);
+  }
+
+  /** Tells this process's drain of the endpoint, if any, to look again; whether there was one. */
+  private poke(endpointId: string): boolean {
+    const drain = this.draining.get(endpointId);
+    if (!drain) return false;
+    drain.poked = true;
+    drain.signal?.();
+    return true;
+  }
+
+  private async drain(endpointId: string, drain: Drain, first: ClaimedDelivery[]): Promise<void> {
+    // A slot is taken until its request is answered; the outcome is written after, while the
+    // next request may already be on its way. The drain ends once every outcome is written.
+    const running = new Set<Promise<unknown>>();
+    const recording = new Set<Promise<unknown>>();
+    const track = (claim: ClaimedDelivery) => {
+      let answered!: () => void;
+      const slot = new Promise<void>((resolve) => (answered = resolve));
+      const run: Promise<unknown> = this.deliverer
+        .run(claim, answered)
+        .catch((err: Error) => this.logger.error(`delivery attempt failed: ${err.message}`))
+        .finally(() => {
+          recording.delete(run);
+          answered();
+        });
+      recording.add(run);
+      const tracked = slot.finally(() => running.delete(tracked));
+      running.add(tracked);
+    };
+    first.forEach(track);
+    let sent = first.length;
+    const until = Date.now() + DRAIN_BUDGET.ms;
+    let exhausted = false;
+    // Once a claim comes back short, the endpoint had nothing more due: look again when a
+    // wake-up says something new is due, or when the requests in hand are done (a final look).
+    // After a full claim, more is presumably due: claim again as soon as a slot is free.
+    let short = false;
+    try {
+      for (;;) {
+        const free = this.config.webhooks.endpointConcurrency - running.size;
+        if (!this.stopping && !exhausted && free > 0 && (!short || drain.poked || running.size === 0)) {
+          if (sent >= DRAIN_BUDGET.deliveries || Date.now() > until) exhausted = true;
+          else {
+            drain.poked = false;
+            // With requests in flight, never queue behind another claim for the endpoint.
+            const claims = await this.deliverer.claim({ endpointId, max: free, skipLocked: running.size > 0 });
+            for (const c of claims) track(c);
+            sent += claims.length;
+            short = claims.length < free;
+            if (claims.length === 0 && running.size === 0 && !drain.poked) break;
+            continue;
+          }
+        }
+        if (running.size === 0) break;
+        await Promise.race([...running, new Promise<void>((resolve) => (drain.signal = resolve))]);
+        drain.signal = undefined;
+        // Let every answer that came in the same turn free its slot, and claim for all of them at once.
+        await nextTurn();
+        // A claim is a round trip whatever its size: with only a slot or so free and more
+        // requests about to finish, wait a moment for them and claim for several slots at once.
+        const limit = this.config.webhooks.endpointConcurrency;
+        if (running.size > 0 && limit - running.size < Math.ceil(limit / 2)) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([...running, new Promise((resolve) => (timer = setTimeout(resolve, CLAIM_GATHER_MS)))]);
+          clearTimeout(timer);
+          await nextTurn();
+        }
+      }
+    } finally {
+      // Synchronously with the decision to stop: a wake-up from now on starts a drain of its own.
+      this.draining.delete(endpointId);
+    }
+    // The job is done when its outcomes are written (a shutdown waits for running jobs).
+    await Promise.allSettled([...recording]);
+    if (exhausted && !this.stopping) {
+      const next = await this.deliverer.nextDue(endpointId, this.clock.now());
+      if (next)
+        await this.queue
+          .wake(next.id, next.attempt + 1, { tag: `c${Date.now()}`, endpointId })
+          .catch((err: Error) => this.logger.warn(`could not hand on endpoint ${endpointId}: ${err.message}`));
+    }
+  }
+}

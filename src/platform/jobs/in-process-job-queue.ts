@@ -1,0 +1,145 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { retryDelayMs } from './queue-definition';
+import {
+  DEFAULT_QUEUE_DEFINITIONS,
+  EnqueueOptions,
+  InvalidJobPayloadError,
+  JobProcessor,
+  JobQueue,
+  QUEUE_DEFINITIONS,
+  QueueDefinitions,
+  runJob,
+} from './job-queue';
+import { QueueName } from '../../app/queues';
+
+interface PendingJob {
+  data: unknown;
+  attempt: number;
+}
+
+const SEEN_IDS_KEPT = 10_000;
+
+/**
+ * The job runner of the embedded default: same contract as Bull (ids deduplicate, attempts
+ * and backoff from the queue's definition, payloads validated when taken), in this process,
+ * nothing persisted — what must survive a restart lives in the database (the outbox) and is
+ * re-enqueued by its sweeper. Jobs added before their processor is registered wait for it.
+ */
+@Injectable()
+export class InProcessJobQueue extends JobQueue implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(InProcessJobQueue.name);
+  private readonly processors = new Map<QueueName, JobProcessor<QueueName>>();
+  private readonly waiting = new Map<QueueName, PendingJob[]>();
+  private readonly running = new Map<QueueName, number>();
+  private readonly seenIds = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private active = 0;
+  private idleWaiters: Array<() => void> = [];
+  private stopped = false;
+
+  constructor(
+    @Optional() @Inject(QUEUE_DEFINITIONS) private readonly definitions: QueueDefinitions = DEFAULT_QUEUE_DEFINITIONS,
+  ) {
+    super();
+  }
+
+  async add<N extends QueueName>(queue: N, data: unknown, options: EnqueueOptions = {}): Promise<void> {
+    if (this.stopped) return;
+    if (options.jobId) {
+      const key = `${queue}:${options.jobId}`;
+      if (this.seenIds.has(key)) return;
+      this.seenIds.add(key);
+      if (this.seenIds.size > SEEN_IDS_KEPT) this.seenIds.delete(this.seenIds.values().next().value as string);
+    }
+    const job = { data, attempt: 1 };
+    if (options.delayMs && options.delayMs > 0) this.later(queue, job, options.delayMs);
+    else this.enqueue(queue, job);
+  }
+
+  process<N extends QueueName>(queue: N, processor: JobProcessor<N>): void {
+    this.processors.set(queue, processor as unknown as JobProcessor<QueueName>);
+    this.pump(queue);
+  }
+
+  async drain(timeoutMs = 30_000): Promise<void> {
+    if (this.active === 0) return;
+    await Promise.race([
+      new Promise<void>((resolve) => this.idleWaiters.push(resolve)),
+      new Promise<void>((_, reject) =>
+        setTimeout(() => reject(new Error('jobs did not finish in time')), timeoutMs).unref(),
+      ),
+    ]);
+  }
+
+  /**
+   * Before the database closes (that happens in onApplicationShutdown): take no new job,
+   * drop the ones not started, and let the running ones finish.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    // A job waiting for its retry, or not started, counts as active until it runs: drop them.
+    for (const t of this.timers) clearTimeout(t);
+    this.active -= this.timers.size;
+    this.timers.clear();
+    for (const list of this.waiting.values()) this.active -= list.splice(0).length;
+    await this.drain(10_000).catch(() => this.logger.warn('shutting down with jobs still running'));
+  }
+
+  private later(queue: QueueName, job: PendingJob, delayMs: number): void {
+    this.active++;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.active--;
+      this.enqueue(queue, job);
+    }, delayMs);
+    this.timers.add(timer);
+  }
+
+  private enqueue(queue: QueueName, job: PendingJob): void {
+    const list = this.waiting.get(queue) ?? [];
+    list.push(job);
+    this.waiting.set(queue, list);
+    this.active++;
+    setImmediate(() => this.pump(queue));
+  }
+
+  private pump(queue: QueueName): void {
+    const processor = this.processors.get(queue);
+    const list = this.waiting.get(queue);
+    if (!processor || !list) return;
+    const concurrency = this.definitions[queue].concurrency;
+    while (list.length > 0 && (this.running.get(queue) ?? 0) < concurrency) {
+      const job = list.shift()!;
+      this.running.set(queue, (this.running.get(queue) ?? 0) + 1);
+      void this.run(queue, processor, job);
+    }
+  }
+
+  private async run(queue: QueueName, processor: JobProcessor<QueueName>, job: PendingJob): Promise<void> {
+    try {
+      await runJob(queue, this.definitions[queue], processor, job.data, job.attempt);
+    } catch (err) {
+      const definition = this.definitions[queue];
+      if (!(err instanceof InvalidJobPayloadError) && job.attempt < definition.attempts && !this.stopped) {
+        const delay = retryDelayMs(definition, job.attempt);
+        this.logger.warn(
+          `${queue} job failed (attempt ${job.attempt}/${definition.attempts}); retrying in ${delay} ms: ${(err as Error).message}`,
+        );
+        this.later(queue, { ...job, attempt: job.attempt + 1 }, delay);
+      }
+    } finally {
+      this.running.set(queue, (this.running.get(queue) ?? 1) - 1);
+      setImmediate(() => this.pump(queue));
+    }
+    this.finished();
+  }
+
+  private finished(): void {
+    this.active--;
+    if (this.active === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      waiters.forEach((w) => w());
+    }
+  }
+}

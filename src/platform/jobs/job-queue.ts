@@ -1,0 +1,87 @@
+import { Logger } from '@nestjs/common';
+import type { QueueDefinition } from './queue-definition';
+import { QueueName, QueuePayload, QUEUES } from '../../app/queues';
+
+/** The definitions a backend runs by (tests pass faster schedules). */
+export type QueueDefinitions = { [N in QueueName]: QueueDefinition<QueuePayload<N>> };
+export const QUEUE_DEFINITIONS = Symbol('QUEUE_DEFINITIONS');
+export const DEFAULT_QUEUE_DEFINITIONS: QueueDefinitions = QUEUES;
+
+export interface EnqueueOptions {
+  /** A deterministic id: adding a job whose id is already known is a no-op (deduplication). */
+  jobId?: string;
+  /** Run no sooner than this many milliseconds from now. */
+  delayMs?: number;
+}
+
+/** What a queue's processor implements. */
+export interface JobProcessor<N extends QueueName> {
+  /** Does the work of one job; throwing fails this try (retried on the queue's schedule). */
+  process(data: QueuePayload<N>, attempt: number): Promise<void>;
+  /** Called once when a job has failed for good: its last try failed, or its payload was invalid. */
+  onFinalFailure?(data: unknown, error: Error): Promise<void>;
+}
+
+/** The queue's backend (Redis) does not answer: the job was not enqueued. */
+export class JobQueueUnavailableError extends Error {}
+
+/** A payload that does not match its queue's type: never retried. */
+export class InvalidJobPayloadError extends Error {}
+
+/**
+ * Where jobs go: Bull on Redis (REDIS_URL), or the in-process runner of the embedded
+ * default. Both take the attempts, backoff schedule and concurrency from the queue's
+ * definition, validate the payload when a job is taken, and call the final-failure hook.
+ * Only processors (registered in the worker) call `process()`.
+ */
+export abstract class JobQueue {
+  abstract add<N extends QueueName>(queue: N, data: QueuePayload<N>, options?: EnqueueOptions): Promise<void>;
+  abstract process<N extends QueueName>(queue: N, processor: JobProcessor<N>): void;
+  /** Resolves when no job is waiting or running (tests, graceful shutdown). */
+  abstract drain(timeoutMs?: number): Promise<void>;
+}
+
+const logger = new Logger('Jobs');
+
+/**
+ * One try of one job, the same on both backends: validate the payload, run, and on the last
+ * failed try (or an invalid payload) call the final-failure hook. Rethrows so the backend
+ * schedules the retry.
+ */
+export async function runJob<N extends QueueName>(
+  queue: N,
+  definition: QueueDefinition<QueuePayload<N>>,
+  processor: JobProcessor<N>,
+  raw: unknown,
+  attempt: number,
+): Promise<void> {
+  const parsed = definition.payload.safeParse(raw);
+  if (!parsed.success) {
+    const error = new InvalidJobPayloadError(
+      `invalid ${queue} job payload: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+    await finalFailure(queue, processor, raw, error);
+    throw error;
+  }
+  try {
+    await processor.process(parsed.data as QueuePayload<N>, attempt);
+  } catch (err) {
+    const error = err instanceof Error ? err : new Error(String(err));
+    if (attempt >= definition.attempts) await finalFailure(queue, processor, raw, error);
+    throw error;
+  }
+}
+
+async function finalFailure<N extends QueueName>(
+  queue: N,
+  processor: JobProcessor<N>,
+  raw: unknown,
+  error: Error,
+): Promise<void> {
+  logger.error(`${queue} job failed for good: ${error.message}`);
+  try {
+    await processor.onFinalFailure?.(raw, error);
+  } catch (hookError) {
+    logger.error(`${queue} final-failure hook failed: ${(hookError as Error).message}`);
+  }
+}

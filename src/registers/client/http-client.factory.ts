@@ -1,0 +1,152 @@
+import { Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
+import axios, { AxiosAdapter, AxiosInstance, getAdapter } from 'axios';
+import axiosRetry, { isNetworkError } from 'axios-retry';
+import Bottleneck from 'bottleneck';
+import { AppConfig } from '../../platform/config/app-config';
+import { RegisterBreaker, RegisterUnreachableError } from './register-breaker';
+import { isConnectionFailure, localQueue, PolitenessQueue, sharedQueue } from './politeness';
+import { RedisHealth } from '../../platform/redis/redis-health.service';
+import { CountryCode, findRegister } from '../register-table';
+
+export interface RegisterClientOptions {
+  /** Overrides the configured register timeout (probes use their own). */
+  timeoutMs?: number;
+  /** Retries of idempotent requests on network errors, 5xx and 429; 0 to disable. */
+  retries?: number;
+}
+
+/**
+ * The one way to reach a register: an axios instance on the configured base URL with a
+ * timeout, a User-Agent naming the service, the register's breaker, politeness from the
+ * register table (concurrency, spacing, published quotas; one limiter per register endpoint,
+ * shared by every process through Redis where REDIS_URL is set) and safe retries of
+ * idempotent requests.
+ */
+@Injectable()
+export class HttpClientFactory implements OnApplicationShutdown {
+  private readonly limiters = new Map<string, PolitenessQueue>();
+  private connection?: Bottleneck.IORedisConnection;
+  private readonly defaultAdapter: AxiosAdapter = getAdapter('http');
+
+  /** Without a breaker (a connector tested alone), every request goes out. */
+  private readonly breaker: Pick<RegisterBreaker, 'admit' | 'record' | 'onOpen'>;
+
+  constructor(
+    private readonly config: AppConfig,
+    @Optional() breaker?: RegisterBreaker,
+    @Optional() private readonly redis?: RedisHealth,
+  ) {
+    this.breaker = breaker ?? {
+      admit: () => ({ trial: false }),
+      record: () => undefined,
+      onOpen: () => () => undefined,
+    };
+  }
+
+  forRegister(country: CountryCode, purpose: string, options: RegisterClientOptions = {}): AxiosInstance {
+    const baseURL = this.config.register(country).urls[purpose];
+    if (!baseURL) throw new Error(`register ${country} has no ${purpose} endpoint in the register table`);
+    const limiter = this.limiter(country, purpose);
+    const adapter = this.defaultAdapter;
+    const client = axios.create({
+      baseURL,
+      timeout: options.timeoutMs ?? this.config.registerTimeoutMs,
+      headers: { 'User-Agent': this.config.userAgent, Accept: 'application/json' },
+      maxRedirects: 3,
+      maxContentLength: 50 * 1024 * 1024,
+      // Every request, including retries, asks the register's breaker, then waits for its turn.
+      adapter: (config) => this.send(country, limiter, () => adapter(config)),
+    });
+    const retries = options.retries ?? 1;
+    if (retries > 0) {
+      axiosRetry(client, {
+        retries,
+        shouldResetTimeout: true,
+        retryDelay: (count, error) => {
+          const retryAfter = Number(error.response?.headers?.['retry-after']);
+          if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.min(retryAfter * 1000, 5_000);
+          return 200 * 2 ** (count - 1);
+        },
+        // Only idempotent methods, only failures that another try can fix.
+        retryCondition: (error) => {
+          const method = (error.config?.method ?? 'get').toLowerCase();
+          const idempotent =
+            method === 'get' || method === 'head' || error.config?.headers?.['X-Idempotent'] === 'true';
+          if (!idempotent) return false;
+          if (error.code === 'ECONNABORTED') return false; // a timeout already spent the caller's budget
+          const status = error.response?.status;
+          return isNetworkError(error) || status === 429 || (status !== undefined && status >= 500);
+        },
+      });
+    }
+    return client;
+  }
+
+  /**
+   * One request through the breaker and the politeness queue. A request still waiting for its
+   * turn when the breaker opens gives up at once instead of waiting to fail.
+   */
+  private send<T>(country: CountryCode, limiter: PolitenessQueue, request: () => Promise<T>): Promise<T> {
+    const { trial } = this.breaker.admit(country);
+    return new Promise<T>((resolve, reject) => {
+      let started = false;
+      let abandoned = false;
+      const stopWaiting = this.breaker.onOpen(country, (open) => {
+        if (started) return;
+        abandoned = true;
+        reject(new RegisterUnreachableError(country, open));
+      });
+      limiter
+        .schedule(async () => {
+          started = true;
+          stopWaiting();
+          // Given up while waiting: its turn passes without a request.
+          if (abandoned) throw new Error('abandoned');
+          try {
+            const response = await request();
+            this.breaker.record(country, undefined, trial);
+            return response;
+          } catch (err) {
+            this.breaker.record(country, err, trial);
+            throw err;
+          }
+        })
+        .then(resolve, reject)
+        .finally(stopWaiting);
+    });
+  }
+
+  onApplicationShutdown(): void {
+    for (const limiter of this.limiters.values()) void limiter.disconnect();
+    this.limiters.clear();
+    void this.connection?.disconnect(false);
+  }
+
+  private limiter(country: CountryCode, purpose: string): PolitenessQueue {
+    const key = `${country}:${purpose}`;
+    let queue = this.limiters.get(key);
+    if (!queue) {
+      const politeness = findRegister(country)!.endpoints[purpose].politeness;
+      queue =
+        this.config.redisUrl && this.redis
+          ? sharedQueue(`${this.config.redisKeyPrefix}:politeness:${key}`, politeness, this.redis, () =>
+              this.redisConnection(),
+            )
+          : localQueue(politeness);
+      this.limiters.set(key, queue);
+    }
+    return queue;
+  }
+
+  /** One Redis connection (and its subscriber) for every shared limiter of this process. */
+  private redisConnection(): Bottleneck.IORedisConnection {
+    if (!this.connection) {
+      const client = this.redis!.createClient('politeness', { enableOfflineQueue: true, commandTimeout: 2_000 });
+      this.connection = new Bottleneck.IORedisConnection({ client });
+      this.connection.on('error', (err: Error) => {
+        if (isConnectionFailure(err)) this.redis!.reportFailure(err);
+      });
+    }
+    return this.connection;
+  }
+}

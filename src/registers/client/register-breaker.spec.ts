@@ -1,0 +1,70 @@
+import { AxiosError } from 'axios';
+import { ManualClock } from '../../platform/clock';
+import { AppConfig } from '../../platform/config/app-config';
+import { RegisterBreaker, RegisterUnreachableError } from './register-breaker';
+
+const refused = () => Object.assign(new AxiosError('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+const answered503 = () =>
+  new AxiosError('503', 'ERR_BAD_RESPONSE', undefined, undefined, {
+    status: 503,
+    data: '',
+    headers: {},
+    statusText: '',
+    config: {} as never,
+  });
+
+describe('RegisterBreaker', () => {
+  let clock: ManualClock;
+  let breaker: RegisterBreaker;
+  beforeEach(() => {
+    clock = new ManualClock(new Date('2026-11-22T12:00:00.000Z'));
+    breaker = new RegisterBreaker(AppConfig.fromEnv({ REGISTER_BREAKER_RETRY_SECONDS: '30' }), clock);
+  });
+
+  it('opens after two connection-level read failures, not after answers it dislikes', () => {
+    breaker.record('GB', answered503(), false);
+    breaker.record('GB', answered503(), false);
+    expect(breaker.openState('GB')).toBeNull();
+    breaker.record('GB', refused(), false);
+    expect(breaker.openState('GB')).toBeNull();
+    breaker.record('GB', refused(), false);
+    expect(breaker.openState('GB')).toMatchObject({
+      errorClass: 'connection_refused',
+      since: new Date('2026-11-22T12:00:00.000Z'),
+      retrySeconds: 30,
+    });
+    expect(() => breaker.admit('GB')).toThrow(RegisterUnreachableError);
+    expect(breaker.openState('NO')).toBeNull();
+  });
+
+  it('opens on one failed probe; probes go out while it is open', async () => {
+    await breaker.asProbe(async () => breaker.record('NO', refused(), false));
+    expect(breaker.openState('NO')).not.toBeNull();
+    await breaker.asProbe(async () => expect(breaker.admit('NO')).toEqual({ trial: false }));
+  });
+
+  it('lets one trial through after the retry time; its failure re-opens, its success closes', () => {
+    breaker.record('FR', refused(), false);
+    breaker.record('FR', refused(), false);
+    clock.advance(30_000);
+    expect(breaker.openState('FR')).toBeNull();
+    expect(breaker.admit('FR')).toEqual({ trial: true });
+    expect(() => breaker.admit('FR')).toThrow(RegisterUnreachableError); // only one trial at a time
+    breaker.record('FR', refused(), true);
+    expect(() => breaker.admit('FR')).toThrow(RegisterUnreachableError);
+    clock.advance(30_000);
+    expect(breaker.admit('FR')).toEqual({ trial: true });
+    breaker.record('FR', undefined, true);
+    expect(breaker.openState('FR')).toBeNull();
+    expect(breaker.admit('FR')).toEqual({ trial: false });
+  });
+
+  it('tells requests waiting in the politeness queue when it opens', () => {
+    const seen: string[] = [];
+    const off = breaker.onOpen('DK', (open) => seen.push(open.errorClass));
+    breaker.record('DK', refused(), false);
+    breaker.record('DK', refused(), false);
+    off();
+    expect(seen).toEqual(['connection_refused']);
+  });
+});
