@@ -78,7 +78,7 @@ function cannon(title, opts) {
 
 /** Every register endpoint at a closed loopback port: nothing leaves the machine. */
 function closedRegisters() {
-  const { REGISTER_TABLE } = require(join(ROOT, 'dist/registers/register-table.js'));
+  const { REGISTER_TABLE } = require(join(ROOT, 'dist/registers/registers.js'));
   const env = {};
   for (const def of REGISTER_TABLE)
     for (const [purpose, endpoint] of Object.entries(def.endpoints))

@@ -234,6 +234,7 @@ async function main() {
     const Bull = require('bull');
     const { AppConfig } = require(join(ROOT, 'dist/platform/config/app-config.js'));
     const { buildDataSourceOptions } = require(join(ROOT, 'dist/platform/database/data-source-options.js'));
+    const { DATABASE_SCHEMA } = require(join(ROOT, 'dist/app/database-schema.js'));
     const { BullJobQueue } = require(join(ROOT, 'dist/platform/jobs/bull-job-queue.js'));
     const { DeliveryQueue } = require(join(ROOT, 'dist/events/webhooks/delivery/delivery-queue.service.js'));
     const { EventPublisher } = require(join(ROOT, 'dist/events/webhooks/events/event-publisher.service.js'));
@@ -241,7 +242,7 @@ async function main() {
     const { newWebhookSecret } = require(join(ROOT, 'dist/events/webhooks/signing/standard-webhooks.js'));
     const { randomId } = require(join(ROOT, 'dist/platform/ids.js'));
     const config = AppConfig.fromEnv(env, 'worker');
-    dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
+    dataSource = await new DataSource(buildDataSourceOptions(config, DATABASE_SCHEMA)).initialize();
     queues = ['probe', 'delivery'].map((q) => new Bull(q, { redis: env.REDIS_URL, prefix: env.REDIS_KEY_PREFIX }));
     const publisher = new EventPublisher(
       dataSource,
@@ -251,6 +252,7 @@ async function main() {
             ['probe', queues[0]],
             ['delivery', queues[1]],
           ]),
+          require(join(ROOT, 'dist/app/queues.js')).QUEUES,
         ),
       ),
       new Clock(),

@@ -11,6 +11,7 @@ const esbuild = require('esbuild');
 
 const root = join(__dirname, '..');
 const { WEB_PAGES, WEB_OUT_DIR } = require(join(root, 'dist', 'web', 'web-pages.js'));
+const { COUNTRY_CODES } = require(join(root, 'dist', 'registers', 'registers.js'));
 const web = join(root, 'web');
 const out = join(root, WEB_OUT_DIR);
 
@@ -33,6 +34,8 @@ async function main() {
     target: 'es2020',
     charset: 'utf8',
     legalComments: 'none',
+    // The register list's countries (the simulator's country choice): the service's one list.
+    define: { __COUNTRY_CODES__: JSON.stringify(COUNTRY_CODES) },
     logLevel: 'warning',
   });
 

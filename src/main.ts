@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { rootModuleFor } from './app/app.module';
 import { assertDataDirFree, bootFailure } from './app/boot-failure';
-import { AppConfig, Role } from './platform/config/app-config';
+import { loadConfig } from './app/config';
+import type { Role } from './platform/config/app-config';
 import { configureHttpApp } from './app/http-app';
 import { collectBootGarbage } from './platform/memory/boot-garbage';
 
@@ -12,9 +13,10 @@ import { collectBootGarbage } from './platform/memory/boot-garbage';
  */
 async function bootstrap(): Promise<void> {
   const role: Role = process.argv.includes('--role=api') ? 'api' : 'all';
-  const config = AppConfig.fromEnv(process.env, role);
+  const configs = loadConfig(process.env, role);
+  const config = configs.app;
   assertDataDirFree(config);
-  const app = await NestFactory.create(rootModuleFor(role, config), {
+  const app = await NestFactory.create(rootModuleFor(role, configs), {
     bufferLogs: true,
     bodyParser: false,
     abortOnError: false,

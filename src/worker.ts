@@ -3,13 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { rootModuleFor } from './app/app.module';
 import { assertDataDirFree, bootFailure } from './app/boot-failure';
-import { AppConfig } from './platform/config/app-config';
+import { loadConfig } from './app/config';
 
 /** `npm run start:worker`: job processors and schedules; opens no port. */
 async function bootstrap(): Promise<void> {
-  const config = AppConfig.fromEnv(process.env, 'worker');
+  const configs = loadConfig(process.env, 'worker');
+  const config = configs.app;
   assertDataDirFree(config);
-  const app = await NestFactory.createApplicationContext(rootModuleFor('worker', config), {
+  const app = await NestFactory.createApplicationContext(rootModuleFor('worker', configs), {
     bufferLogs: true,
     abortOnError: false,
   });

@@ -1,132 +1,103 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { AdminModule } from '../platform/admin/admin.module';
-import { AccessRequestsController } from '../events/accounts/access-requests.controller';
-import { AccountsController } from '../events/accounts/accounts.controller';
+import { DatasetModule } from '../dataset/dataset.module';
 import { AccountsModule } from '../events/accounts/accounts.module';
-import { AppConfig, Role } from '../platform/config/app-config';
-import { CoreModule } from '../platform/platform.module';
-import { ProblemsController } from '../platform/errors/problems.controller';
-import { HealthController } from '../platform/health/health.controller';
+import { DetectionWorkerModule } from '../events/monitoring/detection-worker.module';
+import { MonitoringModule } from '../events/monitoring/monitoring.module';
+import { SimulatorModule } from '../events/simulator/simulator.module';
+import { DeliveryWorkerModule } from '../events/webhooks/delivery/delivery-worker.module';
+import { WebhooksModule } from '../events/webhooks/webhooks.module';
+import { McpModule } from '../mcp/mcp.module';
+import { AdminModule } from '../platform/admin/admin.module';
+import type { Role } from '../platform/config/app-config';
+import { DatabaseModule } from '../platform/database/database.module';
 import { HealthModule } from '../platform/health/health.module';
 import { JobsModule } from '../platform/jobs/jobs.module';
 import { LoggingModule } from '../platform/logging/logging.module';
-import { OpenApiController, OpenApiDocument } from '../platform/openapi/openapi.controller';
+import { ApiDocsModule } from '../platform/openapi/api-docs.module';
+import { PlatformModule } from '../platform/platform.module';
 import { RateLimitModule } from '../platform/rate-limit/rate-limit.module';
-import { DatabaseModule } from '../platform/database/database.module';
-import { DatasetModule } from '../dataset/dataset.module';
-import { McpController } from '../mcp/mcp.controller';
-import { McpModule } from '../mcp/mcp.module';
-import { DetectionWorkerModule } from '../events/monitoring/detection-worker.module';
-import { MonitoringModule } from '../events/monitoring/monitoring.module';
-import { WatchesController } from '../events/monitoring/watches/watches.controller';
-import { RegisterListResponse } from '../status/register-list-response';
-import { RegistersController } from '../status/registers.controller';
 import { RegistersModule } from '../registers/registers.module';
-import { SearchController } from '../search/search.controller';
 import { SearchModule } from '../search/search.module';
-import { SimulatorController } from '../events/simulator/simulator.controller';
-import { SimulatorModule } from '../events/simulator/simulator.module';
-import { ProbeWorkerModule } from '../status/probe/probe-worker.module';
-import { StatusController } from '../status/status.controller';
 import { StatusModule } from '../status/status.module';
-import { WebController } from '../web/web.controller';
-import { DeliveriesController } from '../events/webhooks/delivery/deliveries.controller';
-import { DeliveryWorkerModule } from '../events/webhooks/delivery/delivery-worker.module';
-import { WebhookEndpointsController } from '../events/webhooks/endpoints/webhook-endpoints.controller';
-import { EventsController } from '../events/webhooks/events/events.controller';
-import { WebhooksModule } from '../events/webhooks/webhooks.module';
+import { ProbeWorkerModule } from '../status/probe/probe-worker.module';
+import { WebModule } from '../web/web.module';
+import { ADMIN_COMMAND_LIST } from './admin-commands';
+import type { Configs } from './config';
+import { DATABASE_SCHEMA } from './database-schema';
+import { QUEUES } from './queues';
 
 /**
- * What every process shares: configuration, logs, the database, the job queues and the
- * feature modules with their services (immich's `commonImports`). Feature modules are static;
- * only the core ones take the configuration.
+ * What every process shares: configuration, logs, the database, the job queues, the rate-limit
+ * counts and the registers (immich's `commonImports`).
  */
-function commonImports(config: AppConfig): Array<Type | DynamicModule> {
+function platformImports({ app, registers }: Configs): Array<Type | DynamicModule> {
   return [
-    CoreModule.forConfig(config),
-    LoggingModule.forConfig(config),
-    DatabaseModule.forConfig(config),
-    AdminModule.forConfig(config),
-    JobsModule.forConfig(config),
-    RegistersModule,
-    StatusModule,
-    DatasetModule,
-    SearchModule,
-    AccountsModule,
-    WebhooksModule,
-    SimulatorModule,
-    MonitoringModule,
+    PlatformModule.forConfig(app),
+    LoggingModule.forConfig(app),
+    DatabaseModule.forConfig(app, DATABASE_SCHEMA),
+    AdminModule.forConfig(app, ADMIN_COMMAND_LIST),
+    JobsModule.forConfig(app, QUEUES),
+    RateLimitModule,
+    RegistersModule.forConfig(registers),
   ];
 }
 
-/** HTTP: the modules only the api needs, and every controller. */
-const API_IMPORTS = [RateLimitModule, HealthModule, McpModule];
-const API_CONTROLLERS = [
-  RegistersController,
-  StatusController,
-  SearchController,
-  McpController,
-  AccountsController,
-  AccessRequestsController,
-  WebhookEndpointsController,
-  DeliveriesController,
-  EventsController,
-  SimulatorController,
-  WatchesController,
-  OpenApiController,
-  ProblemsController,
-  HealthController,
-  WebController,
+/** HTTP: the features with their routes. */
+const API_FEATURES = [
+  StatusModule,
+  SearchModule,
+  McpModule,
+  AccountsModule,
+  WebhooksModule,
+  MonitoringModule,
+  SimulatorModule,
+  WebModule,
+  HealthModule,
+  ApiDocsModule,
 ];
-/** RegisterListResponse: also the answer to the plain GET /registers ahead of the router (http-app.ts). */
-const API_PROVIDERS = [OpenApiDocument, RegisterListResponse];
 
 /** Jobs: the schedules (they only enqueue) and the processors, one worker module per queue. */
-const WORKER_IMPORTS = [ScheduleModule.forRoot(), ProbeWorkerModule, DeliveryWorkerModule, DetectionWorkerModule];
+const WORKER_FEATURES = [
+  ScheduleModule.forRoot(),
+  DatasetModule,
+  ProbeWorkerModule,
+  DeliveryWorkerModule,
+  DetectionWorkerModule,
+];
 
 /** `npm run start:api`: serves HTTP, runs no processor and no schedule. */
 @Module({})
 export class ApiModule {
-  static forConfig(config: AppConfig): DynamicModule {
-    return {
-      module: ApiModule,
-      imports: [...commonImports(config), ...API_IMPORTS],
-      controllers: API_CONTROLLERS,
-      providers: API_PROVIDERS,
-    };
+  static forConfig(configs: Configs): DynamicModule {
+    return { module: ApiModule, imports: [...platformImports(configs), ...API_FEATURES] };
   }
 }
 
 /** `npm run start:worker`: processors and schedules; opens no port. */
 @Module({})
 export class WorkerModule {
-  static forConfig(config: AppConfig): DynamicModule {
-    return { module: WorkerModule, imports: [...commonImports(config), ...WORKER_IMPORTS] };
+  static forConfig(configs: Configs): DynamicModule {
+    return { module: WorkerModule, imports: [...platformImports(configs), ...WORKER_FEATURES] };
   }
 }
 
 /** `npm start`: both in one process (the embedded default). */
 @Module({})
 export class AppModule {
-  static forConfig(config: AppConfig): DynamicModule {
-    return {
-      module: AppModule,
-      imports: [...commonImports(config), ...API_IMPORTS, ...WORKER_IMPORTS],
-      controllers: API_CONTROLLERS,
-      providers: API_PROVIDERS,
-    };
+  static forConfig(configs: Configs): DynamicModule {
+    return { module: AppModule, imports: [...platformImports(configs), ...API_FEATURES, ...WORKER_FEATURES] };
   }
 }
 
 /** The root module of a role. */
-export function rootModuleFor(role: Role, config: AppConfig): DynamicModule {
+export function rootModuleFor(role: Role, configs: Configs): DynamicModule {
   switch (role) {
     case 'api':
-      return ApiModule.forConfig(config);
+      return ApiModule.forConfig(configs);
     case 'worker':
-      return WorkerModule.forConfig(config);
+      return WorkerModule.forConfig(configs);
     case 'all':
-      return AppModule.forConfig(config);
+      return AppModule.forConfig(configs);
   }
 }

@@ -1,5 +1,5 @@
 import type { AdminCommand } from '../platform/admin/admin-command';
-import { seedBundledSample } from '../dataset/seed/bundled-sample';
+import { DATABASE_SCHEMA } from './database-schema';
 import { runMigrations } from '../platform/database/migrate';
 
 /** `npm run migration:run`: applies pending migrations (and the bundled sample when DATASET_SEED). */
@@ -7,7 +7,7 @@ export const MIGRATION_RUN_COMMAND: AdminCommand = {
   name: 'migration:run',
   async run({ dataSource, config, io }) {
     const applied = await runMigrations(dataSource);
-    if (config.datasetSeed) await seedBundledSample(dataSource);
+    await DATABASE_SCHEMA.seed(dataSource, config);
     const target = config.databaseUrl ? 'Postgres' : `PGlite in ${config.dataDir}`;
     io.out(
       applied.length

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
+import { adminSetup } from '../app/config';
 import { ADMIN_COMMAND, ADMIN_USAGE } from '../events/accounts/admin/admin-commands';
 import { runAdminCommand } from '../platform/admin/run-admin-command';
-import { AppConfig } from '../platform/config/app-config';
 
 /**
  * `npm run admin -- access-requests list | approve ID | reject ID --reason "…"`. Runs where
@@ -15,8 +15,10 @@ async function main(): Promise<number> {
     console.log(ADMIN_USAGE);
     return argv.length === 0 ? 2 : 0;
   }
-  const config = AppConfig.fromEnv(process.env, 'worker');
-  return runAdminCommand(ADMIN_COMMAND, argv, config, { out: (l) => console.log(l), err: (l) => console.error(l) });
+  return runAdminCommand(ADMIN_COMMAND, argv, adminSetup(process.env), {
+    out: (l) => console.log(l),
+    err: (l) => console.error(l),
+  });
 }
 
 main().then(

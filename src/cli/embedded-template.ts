@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { templateKey, templatePath } from '../app/embedded-template';
+import { templateKey } from '../app/database-schema';
+import { templatePath } from '../platform/database/embedded-template';
 import { buildTemplate } from '../app/embedded-template-builder';
 
 /**

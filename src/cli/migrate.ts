@@ -1,6 +1,6 @@
 import 'reflect-metadata';
+import { adminSetup } from '../app/config';
 import { runAdminCommand } from '../platform/admin/run-admin-command';
-import { AppConfig } from '../platform/config/app-config';
 import { MIGRATION_RUN_COMMAND } from '../app/migration-run.command';
 
 /**
@@ -8,8 +8,7 @@ import { MIGRATION_RUN_COMMAND } from '../app/migration-run.command';
  * database. While the embedded service runs, it asks the service (which applied them at boot).
  */
 async function main(): Promise<number> {
-  const config = AppConfig.fromEnv(process.env, 'worker');
-  return runAdminCommand(MIGRATION_RUN_COMMAND, process.argv.slice(2), config, {
+  return runAdminCommand(MIGRATION_RUN_COMMAND, process.argv.slice(2), adminSetup(process.env), {
     out: (l) => console.log(l),
     err: (l) => console.error(l),
   });

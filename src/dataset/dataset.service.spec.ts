@@ -1,3 +1,4 @@
+import type { RegistersConfig } from '../registers/register-config';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,18 +17,19 @@ const PRODUCED = new Date('2025-01-10T06:30:00Z');
 describe.each(BACKENDS)('DatasetService on %s', (backend) => {
   let dataSource: DataSource;
   let config: AppConfig;
+  let registers: RegistersConfig;
   let close: () => Promise<void>;
   let service: DatasetService;
   let dir: string;
 
   beforeAll(async () => {
-    ({ dataSource, config, close } = await createTestDataSource(backend));
+    ({ dataSource, config, registers, close } = await createTestDataSource(backend));
     service = new DatasetService(dataSource);
     dir = mkdtempSync(join(tmpdir(), 'rl-dataset-'));
     const load = async (country: string, name: string, data: string, format?: string) => {
       const file = join(dir, name);
       writeFileSync(file, data);
-      await importDataset({ dataSource, config, country, file, format, producedAt: PRODUCED });
+      await importDataset({ dataSource, config, registers, country, file, format, producedAt: PRODUCED });
     };
     // Derived from the documented Enhet shape of SESAM STASJON: the register's own unit, to
     // test accent folding on a name that has the letters (no recorded unit has them).

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CompanyRecord, SourceKind, STATUS_CATEGORIES, StatusCategory } from '../registers/connector';
-import { COUNTRY_CODES, CountryCode, findRegister, isCountryCode } from '../registers/register-table';
+import { COUNTRY_CODES, CountryCode, findRegister, isCountryCode } from '../registers/registers';
 import { REGISTERS } from '../registers/registers';
 import { normalizeName } from './normalize-name';
 import {

@@ -1,4 +1,4 @@
-import type { CountryCode } from '../registers/register-table';
+import type { CountryCode } from '../registers/registers';
 
 /*
  * The query side of the fallback name search, free of SQL execution: which words a query

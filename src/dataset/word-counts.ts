@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { CountryCode } from '../registers/register-table';
+import type { CountryCode } from '../registers/registers';
 import { isPGlite } from '../platform/database/engine';
 import { WordTally } from './word-tally';
 

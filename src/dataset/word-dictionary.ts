@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { CountryCode } from '../registers/register-table';
+import type { CountryCode } from '../registers/registers';
 
 /**
  * One country's word dictionary in memory (company_word: each folded word of its names and

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV_VARIABLES } from '../platform/config/app-config';
-import { REGISTER_TABLE } from '../registers/register-table';
+import { REGISTER_TABLE } from '../registers/registers';
 import { renderReadme } from './readme-tables';
 
 describe('README', () => {

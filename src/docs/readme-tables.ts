@@ -1,7 +1,7 @@
 import { ENV_VARIABLES } from '../platform/config/app-config';
 import { PROBLEM_CODES, PROBLEMS } from '../platform/errors/problem-catalog';
 import type { ConnectorSource } from '../registers/connector';
-import { CountryCode, REGISTER_TABLE } from '../registers/register-table';
+import { CountryCode, REGISTER_TABLE } from '../registers/registers';
 
 /**
  * The README's tables, rendered from the code that decides them (the config schema, the
@@ -109,6 +109,7 @@ export function connectorSources(): SourceOf {
   const { HttpClientFactory } =
     require('../registers/client/http-client.factory') as typeof import('../registers/client/http-client.factory');
   const { REGISTERS } = require('../registers/registers') as typeof import('../registers/registers');
+  const { RegistersConfig } = require('../registers/register-config') as typeof import('../registers/register-config');
   /* eslint-enable @typescript-eslint/no-require-imports */
   return (country, withCredentials) => {
     const def = REGISTER_TABLE.find((r) => r.country === country)!;
@@ -116,8 +117,14 @@ export function connectorSources(): SourceOf {
     if (withCredentials)
       for (const name of Object.keys(def.credentials)) env[`REGISTER_${country}_${name}`] = 'configured';
     const config = AppConfig.fromEnv(env);
-    const http = new HttpClientFactory(config);
-    const connector = new REGISTERS[country].connector(config, http, new Clock());
+    const registers = RegistersConfig.fromEnv(env);
+    const http = new HttpClientFactory(config, registers);
+    const connector = REGISTERS[country].createConnector({
+      settings: registers.of(country),
+      config,
+      http,
+      clock: new Clock(),
+    });
     return { ...connector.source(), paused: connector.unavailableReason() !== null };
   };
 }

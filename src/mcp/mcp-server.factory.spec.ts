@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../platform/errors/api-error';
-import { REGISTER_TABLE } from '../registers/register-table';
+import { REGISTER_TABLE } from '../registers/registers';
 import { callTool, toolError } from './mcp-server.factory';
 import { MCP_INSTRUCTIONS, MCP_TOOLS, McpToolServices } from './mcp-tools';
 

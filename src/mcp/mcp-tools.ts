@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REGISTER_TABLE } from '../registers/register-table';
+import { REGISTER_TABLE } from '../registers/registers';
 import { PROVIDES_VALUES, type RegistersService } from '../status/registers.service';
 import { resolveCountry } from '../search/query-validation';
 import type { SearchService } from '../search/search.service';

@@ -4,28 +4,24 @@ import { Clock } from './clock';
 import { AppConfig } from './config/app-config';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { RouteIndex } from './errors/route-index';
-import { HttpClientFactory } from '../registers/client/http-client.factory';
-import { RegisterBreaker } from '../registers/client/register-breaker';
 import { RedisHealth } from './redis/redis-health.service';
 
-/** What every module of both processes shares: typed config, the clock, the register HTTP client factory, the Redis breaker, the error filter. */
+/** What every module of every process shares: typed config, the clock, the Redis breaker, the error filter. */
 @Global()
 @Module({})
-export class CoreModule {
+export class PlatformModule {
   static forConfig(config: AppConfig): DynamicModule {
     return {
-      module: CoreModule,
+      module: PlatformModule,
       imports: [DiscoveryModule],
       providers: [
         { provide: AppConfig, useValue: config },
         Clock,
-        HttpClientFactory,
-        RegisterBreaker,
         RedisHealth,
         RouteIndex,
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
       ],
-      exports: [AppConfig, Clock, HttpClientFactory, RegisterBreaker, RedisHealth, RouteIndex],
+      exports: [AppConfig, Clock, RedisHealth, RouteIndex],
     };
   }
 }

@@ -1,7 +1,5 @@
-import type { Clock } from '../platform/clock';
-import type { AppConfig } from '../platform/config/app-config';
-import type { HttpClientFactory } from './client/http-client.factory';
-import type { CompanyRecord, RegisterConnector } from './connector';
+import type { CompanyRecord, ConnectorDeps, RegisterConnector } from './connector';
+import type { RegisterConfig } from './register-config';
 
 /**
  * How change detection learns of a register's changes under the current configuration:
@@ -53,18 +51,16 @@ export interface ChangeStream {
   ): Promise<void>;
 }
 
-export interface ChangeSourceDeps {
-  config: AppConfig;
-  http: HttpClientFactory;
-  clock: Clock;
+/** What a feed or stream is built with: what its connector is built with, and the connector. */
+export interface ChangeSourceDeps extends ConnectorDeps {
   connector: RegisterConnector;
 }
 
 /** A register's change detection: what it uses, when, and what an operator must know. */
 export interface ChangeDetectionPlan {
-  mode(config: AppConfig): ChangeDetectionMode;
+  mode(settings: RegisterConfig): ChangeDetectionMode;
   /** The endpoint (PURPOSE in the register table) a re-read goes through: its politeness paces how many reads are queued. */
-  readEndpoint(config: AppConfig): string;
+  readEndpoint(settings: RegisterConfig): string;
   createFeed?(deps: ChangeSourceDeps): ChangeFeed;
   createStream?(deps: ChangeSourceDeps): ChangeStream;
   /** For the README's detection table. */

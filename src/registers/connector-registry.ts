@@ -1,24 +1,32 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../platform/clock';
 import { AppConfig } from '../platform/config/app-config';
-import { REGISTER_CONNECTORS, RegisterConnector } from './connector';
-import { CountryCode, REGISTER_TABLE } from './register-table';
+import { HttpClientFactory } from './client/http-client.factory';
+import type { ConnectorDeps, RegisterConnector } from './connector';
+import { RegistersConfig } from './register-config';
+import { COUNTRY_CODES, CountryCode, REGISTERS } from './registers';
 
-/** The connector of each register of the table, and whether it can read live now. */
+/** The connector of each register, built from its definition, and whether it can read live now. */
 @Injectable()
 export class ConnectorRegistry {
   private readonly byCountry: Map<CountryCode, RegisterConnector>;
 
   constructor(
-    @Inject(REGISTER_CONNECTORS) connectors: RegisterConnector[],
+    private readonly registers: RegistersConfig,
     private readonly config: AppConfig,
+    private readonly http: HttpClientFactory,
+    private readonly clock: Clock,
   ) {
-    this.byCountry = new Map(connectors.map((c) => [c.country, c]));
-    const missing = REGISTER_TABLE.filter((r) => !this.byCountry.has(r.country)).map((r) => r.country);
-    if (missing.length) throw new Error(`no connector for register(s) ${missing.join(', ')}`);
+    this.byCountry = new Map(COUNTRY_CODES.map((cc) => [cc, REGISTERS[cc].createConnector(this.depsOf(cc))]));
   }
 
   get(country: CountryCode): RegisterConnector {
     return this.byCountry.get(country)!;
+  }
+
+  /** What the register's connector was built with (its feeds and streams are built with the same). */
+  depsOf(country: CountryCode): ConnectorDeps {
+    return { settings: this.registers.of(country), config: this.config, http: this.http, clock: this.clock };
   }
 
   /**
@@ -26,7 +34,7 @@ export class ConnectorRegistry {
    * REGISTER_<CC>_PAUSED, or a credential without which it cannot be read.
    */
   pauseReason(country: CountryCode): string | null {
-    if (this.config.register(country).paused) return `Paused by the operator (REGISTER_${country}_PAUSED).`;
+    if (this.registers.of(country).paused) return `Paused by the operator (REGISTER_${country}_PAUSED).`;
     return this.get(country).unavailableReason();
   }
 }

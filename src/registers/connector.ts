@@ -1,4 +1,8 @@
-import type { CountryCode } from './register-table';
+import type { Clock } from '../platform/clock';
+import type { AppConfig } from '../platform/config/app-config';
+import type { HttpClientFactory } from './client/http-client.factory';
+import type { RegisterConfig } from './register-config';
+import type { CountryCode } from './registers';
 
 /**
  * Normalised status category beside the register's own wording. Documented in OpenAPI;
@@ -105,4 +109,10 @@ export interface RegisterConnector {
   probe(): Promise<{ httpStatus: number }>;
 }
 
-export const REGISTER_CONNECTORS = Symbol('REGISTER_CONNECTORS');
+/** What a connector is built with: its register's own settings, the service's, the register HTTP client and the clock. */
+export interface ConnectorDeps {
+  settings: RegisterConfig;
+  config: AppConfig;
+  http: HttpClientFactory;
+  clock: Clock;
+}

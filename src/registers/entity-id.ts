@@ -1,4 +1,4 @@
-import type { CountryCode } from './register-table';
+import type { CountryCode } from './registers';
 
 /**
  * The service's stable identifier of a company: `ent_<country, lower case>_<registration

@@ -1,5 +1,5 @@
 import type { IdentifierMatch } from './identifier';
-import type { CountryCode } from './register-table';
+import type { CountryCode } from './registers';
 import { REGISTERS } from './registers';
 
 /** Decides offline whether q is a registration number of the country, a malformed one, or a name. */

@@ -1,4 +1,4 @@
-import type { CountryCode } from './register-table';
+import type { CountryCode } from './registers';
 
 /**
  * The register offers no name search this service can read live. Not a register failure (it

@@ -1,6 +1,6 @@
+import type { CountryCode } from './registers';
+
 /** The shape of what the service knows of one register as data (each register's `<cc>.definition.ts`). */
-export const COUNTRY_CODES = ['GB', 'AU', 'CA', 'FR', 'DK', 'NO'] as const;
-export type CountryCode = (typeof COUNTRY_CODES)[number];
 
 /** How hard we may press one register endpoint, per process. */
 export interface Politeness {

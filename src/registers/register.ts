@@ -1,23 +1,31 @@
-import type { Type } from '@nestjs/common';
 import type { DatasetFormat } from './bulk/dataset-format';
 import type { ChangeDetectionPlan } from './change-detection';
-import type { RegisterConnector } from './connector';
+import type { ConnectorDeps, RegisterConnector } from './connector';
 import type { IdentifierRecognizer } from './identifier';
 import type { RegisterDefinition } from './register-definition';
 
 /**
- * One register, all of it: the table row (data), the connector that reads it live, how its
- * registration numbers are recognised offline, the readers of its official bulk files, and
- * the legal-form words of its company names that carry no meaning in a name search, and how
- * change detection follows it (feed, stream or scheduled re-reads).
+ * One register, all of it: the table row (data, with the environment variables it reads), the
+ * connector that reads it live, how its registration numbers are recognised offline, the
+ * readers of its official bulk files, the legal-form words of its names that carry no meaning
+ * in a name search, how change detection follows it, and what the simulator makes up.
  * Each register's folder (`registers/<cc>/`) exports one; `registers.ts` collects them.
  */
 export interface Register {
   definition: RegisterDefinition;
-  connector: Type<RegisterConnector>;
+  createConnector(deps: ConnectorDeps): RegisterConnector;
   recognizeIdentifier: IdentifierRecognizer;
   bulkFormats: readonly DatasetFormat[];
   /** Legal forms and particles common in this register's names (folded, lower case), on top of the common ones. */
   nameStopWords: readonly string[];
   changeDetection: ChangeDetectionPlan;
+  /** Wording the simulator's plausible test changes use (`previous` values a register could have held). */
+  simulation: RegisterSimulation;
+}
+
+export interface RegisterSimulation {
+  /** Status wording as the register writes it: an active one, and one a company leaves to become active again. */
+  status: { active: string; inactive: string };
+  /** Pairs of legal forms a company moves between (private ↔ public, and the like), in the register's words. */
+  legalFormPairs: Array<[string, string]>;
 }

@@ -1,11 +1,10 @@
-import { COUNTRY_CODES } from './register-table';
-import { REGISTERS } from './registers';
+import { COUNTRY_CODES, REGISTERS } from './registers';
 
 describe('the registers record', () => {
   it.each(COUNTRY_CODES)('%s: its folder’s parts all belong to it', (cc) => {
     const register = REGISTERS[cc];
     expect(register.definition.country).toBe(cc);
-    expect(register.connector.name.toUpperCase()).toBe(`${cc}CONNECTOR`);
+    expect(register.simulation.legalFormPairs.length).toBeGreaterThan(0);
     expect(register.bulkFormats.length).toBeGreaterThan(0);
     for (const format of register.bulkFormats) expect(format.country).toBe(cc);
     for (const word of register.nameStopWords) expect(word).toMatch(/^[a-z0-9]{3,}$/);

@@ -5,21 +5,42 @@ import { FR_REGISTER } from './fr/fr.register';
 import { GB_REGISTER } from './gb/gb.register';
 import { NO_REGISTER } from './no/no.register';
 import type { Register } from './register';
-import { COUNTRY_CODES, CountryCode } from './register-table';
+import type { RegisterDefinition } from './register-definition';
 
 /**
- * THE registers, code and all, keyed by country: adding a register is adding its folder and
- * one row here (and its definition in `register-table.ts`); the compiler checks that every
- * country has one.
+ * THE registers, keyed by country: `/registers`, `/status`, search routing, the MCP tools,
+ * configuration, detection, the simulator and the docs' tables all come from here. Adding a
+ * register is its folder and one line here.
  */
-export const REGISTERS: Record<CountryCode, Register> = {
+export const REGISTERS = {
   GB: GB_REGISTER,
   AU: AU_REGISTER,
   CA: CA_REGISTER,
   FR: FR_REGISTER,
   DK: DK_REGISTER,
   NO: NO_REGISTER,
-};
+} satisfies Record<string, Register>;
 
-/** The registers in the order of COUNTRY_CODES. */
+export type CountryCode = keyof typeof REGISTERS;
+/** The countries in the order of the table; a tuple type for zod's enums. */
+export const COUNTRY_CODES = Object.keys(REGISTERS) as [CountryCode, ...CountryCode[]];
 export const REGISTER_LIST: readonly Register[] = COUNTRY_CODES.map((cc) => REGISTERS[cc]);
+/** The table rows (data only) in the order of COUNTRY_CODES. */
+export const REGISTER_TABLE: readonly RegisterDefinition[] = REGISTER_LIST.map((r) => r.definition);
+
+export function isCountryCode(value: string): value is CountryCode {
+  return Object.prototype.hasOwnProperty.call(REGISTERS, value);
+}
+
+/** The register of a country code in any case; undefined when none (never a prototype's property). */
+export function findRegister(country: string): RegisterDefinition | undefined {
+  const cc = country.toUpperCase();
+  return isCountryCode(cc) ? REGISTERS[cc].definition : undefined;
+}
+
+/** The countries as a sentence: "GB, AU, CA, FR, DK or NO". */
+export function countryList(conjunction = 'or'): string {
+  return `${COUNTRY_CODES.slice(0, -1).join(', ')} ${conjunction} ${COUNTRY_CODES[COUNTRY_CODES.length - 1]}`;
+}
+
+export type * from './register-definition';

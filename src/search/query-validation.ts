@@ -1,5 +1,5 @@
 import { ApiError } from '../platform/errors/api-error';
-import { CountryCode, findRegister, REGISTER_TABLE, RegisterDefinition } from '../registers/register-table';
+import { CountryCode, findRegister, REGISTER_TABLE, RegisterDefinition } from '../registers/registers';
 
 /** Bounds of q, documented in OpenAPI and the README. */
 export const QUERY_MIN_LENGTH = 2;

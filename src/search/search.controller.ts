@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiPublicErrors } from '../platform/openapi/api-public-errors.decorator';
-import { REGISTER_TABLE } from '../registers/register-table';
+import { REGISTER_TABLE } from '../registers/registers';
 import { CompanyResponseDto, SearchResponseDto } from './dto/search-response.dto';
 import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH } from './query-validation';
 import { SearchService } from './search.service';

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { DatasetModule } from '../dataset/dataset.module';
-import { ConnectorsModule } from '../registers/connectors.module';
+import { StatusModule } from '../status/status.module';
+import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
 
 /** Search and company lookup (GET /search, /companies/{country}/{number}, the MCP tools). */
 @Module({
-  imports: [ConnectorsModule, DatasetModule],
+  imports: [DatasetModule, StatusModule],
+  controllers: [SearchController],
   providers: [SearchService],
   exports: [SearchService],
 })

@@ -7,7 +7,7 @@ import { ConnectorRegistry } from '../registers/connector-registry';
 import { CompanyDetail, CompanyRecord } from '../registers/connector';
 import { NameSearchUnsupportedError } from '../registers/name-search-unsupported.error';
 import { UpstreamError } from '../registers/upstream-error';
-import { CountryCode, RegisterDefinition } from '../registers/register-table';
+import { CountryCode, RegisterDefinition } from '../registers/registers';
 import { RegisterStatus } from '../status/register-status';
 import { Coalescer } from './coalescer';
 import { CompanyResponseDto, RegisterDescriptorDto, SearchResponseDto } from './dto/search-response.dto';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../platform/clock';
 import { ConnectorRegistry } from '../registers/connector-registry';
-import { CountryCode, REGISTER_TABLE } from '../registers/register-table';
+import { CountryCode, REGISTER_TABLE } from '../registers/registers';
 import { RegisterStatus } from './register-status';
 import { RegisterStateEntity } from './register-state.entity';
 import { RegisterStatusTransitionEntity } from './register-status-transition.entity';

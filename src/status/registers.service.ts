@@ -5,7 +5,7 @@ import { REGISTER_STATUSES, RegisterStatus } from './register-status';
 import { CurrentStatus, RegisterStatusService } from './register-status.service';
 import { ConnectorRegistry } from '../registers/connector-registry';
 import { RegisterDto, RegisterListDto } from './dto/register.dto';
-import { CountryCode, REGISTER_TABLE, RegisterProvides } from '../registers/register-table';
+import { CountryCode, REGISTER_TABLE, RegisterProvides } from '../registers/registers';
 
 export const PROVIDES_VALUES = ['officers', 'filings', 'monitoring'] as const;
 

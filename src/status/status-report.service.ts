@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../platform/config/app-config';
 import { Clock } from '../platform/clock';
-import { REGISTER_TABLE } from '../registers/register-table';
+import { REGISTER_TABLE } from '../registers/registers';
 import { RegisterStatusService } from './register-status.service';
 import type { RegisterStatusReportDto, StatusReportDto, UptimeWindowDto } from './dto/status-report.dto';
 

@@ -1,13 +1,20 @@
 import { Module } from '@nestjs/common';
-import { ConnectorsModule } from '../registers/connectors.module';
 import { ProbeService } from './probe/probe.service';
-import { StatusCoreModule } from './status-core.module';
+import { RegisterListResponse } from './register-list-response';
+import { RegisterStatusService } from './register-status.service';
+import { RegistersController } from './registers.controller';
+import { RegistersService } from './registers.service';
 import { StatusReportService } from './status-report.service';
+import { StatusController } from './status.controller';
 
-/** Probes and uptime: the probe itself (run by the probe worker) and the /status report. */
+/**
+ * Each register's health: the status probes and configuration leave it in, the probe itself
+ * (run by the probe worker), uptime (GET /status), and the register list with health
+ * (GET /registers, the MCP tool).
+ */
 @Module({
-  imports: [ConnectorsModule, StatusCoreModule],
-  providers: [ProbeService, StatusReportService],
-  exports: [ProbeService, StatusReportService, StatusCoreModule],
+  controllers: [StatusController, RegistersController],
+  providers: [RegisterStatusService, ProbeService, StatusReportService, RegistersService, RegisterListResponse],
+  exports: [RegisterStatusService, ProbeService, StatusReportService, RegistersService, RegisterListResponse],
 })
 export class StatusModule {}

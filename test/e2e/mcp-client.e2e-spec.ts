@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { REGISTER_TABLE } from '../../src/registers/register-table';
+import { REGISTER_TABLE } from '../../src/registers/registers';
 import type { FakeRegister } from '../support/fake-register';
 import { NO_ABG, NO_FAILING, NO_SESAM_AS, NO_UNKNOWN, startFakeNoRegister } from '../support/fake-no-register';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -112,7 +112,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       source: {
         official: true,
         kind: 'native_official',
-        url: `${app.config.register('NO').urls.WEB}/nb/oppslag/enheter/${NO_SESAM_AS}`,
+        url: `${app.registers.of('NO').urls.WEB}/nb/oppslag/enheter/${NO_SESAM_AS}`,
       },
     });
     expect(content.results[0].source.retrievedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { JobQueue } from '../../src/platform/jobs/job-queue';
-import { CountryCode } from '../../src/registers/register-table';
+import { CountryCode } from '../../src/registers/registers';
 import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
 import { describeWithBrowser, launchChromium } from '../support/browser';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';

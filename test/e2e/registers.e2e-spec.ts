@@ -1,6 +1,6 @@
 import { get as httpGet } from 'node:http';
 import { JobQueue } from '../../src/platform/jobs/job-queue';
-import { REGISTER_TABLE } from '../../src/registers/register-table';
+import { REGISTER_TABLE } from '../../src/registers/registers';
 import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
 import { failRegister, FakeRegisters, startFakeRegisters } from '../support/fake-registers';
 import { startTestApp, TestApp } from '../support/test-app';

@@ -1,5 +1,5 @@
 import { BUNDLED_PRODUCED_AT } from '../../src/dataset/seed/bundled-sample';
-import { REGISTER_TABLE } from '../../src/registers/register-table';
+import { REGISTER_TABLE } from '../../src/registers/registers';
 import { DnsResolver, ResolvedAddress } from '../../src/events/webhooks/outbound/dns-resolver';
 import { Customer, eventually, signUp } from '../support/event-side';
 import { FakeRegisters, startFakeRegisters } from '../support/fake-registers';

@@ -1,5 +1,5 @@
 import { JobQueue } from '../../src/platform/jobs/job-queue';
-import { CountryCode } from '../../src/registers/register-table';
+import { CountryCode } from '../../src/registers/registers';
 import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
 import { RegisterStatusService } from '../../src/status/register-status.service';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';

@@ -1,3 +1,4 @@
+import type { RegistersConfig } from '../../src/registers/register-config';
 import { statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,11 +118,12 @@ const describeWithPostgres = process.env.DATABASE_URL ? describe : describe.skip
 describeWithPostgres(`importing ${ROWS.toLocaleString('en-US')} records per format on Postgres`, () => {
   let dataSource: DataSource;
   let config: AppConfig;
+  let registers: RegistersConfig;
   let close: () => Promise<void>;
   const figures: string[] = [];
 
   beforeAll(async () => {
-    ({ dataSource, config, close } = await createTestDataSource('postgres'));
+    ({ dataSource, config, registers, close } = await createTestDataSource('postgres'));
   }, 60_000);
   afterAll(async () => {
     await close?.();
@@ -142,6 +144,7 @@ describeWithPostgres(`importing ${ROWS.toLocaleString('en-US')} records per form
           importDataset({
             dataSource,
             config,
+            registers,
             country: c.country,
             format: c.format,
             file: path,

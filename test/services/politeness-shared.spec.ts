@@ -1,8 +1,8 @@
+import { loadConfig } from '../../src/app/config';
 import { randomBytes } from 'node:crypto';
-import { AppConfig } from '../../src/platform/config/app-config';
 import { HttpClientFactory } from '../../src/registers/client/http-client.factory';
 import { RedisHealth } from '../../src/platform/redis/redis-health.service';
-import { findRegister } from '../../src/registers/register-table';
+import { findRegister } from '../../src/registers/registers';
 import { HAS_SERVICES } from '../support/database';
 import { FakeRegister } from '../support/fake-register';
 
@@ -24,9 +24,9 @@ suite('register politeness shared by every process through Redis', () => {
       REGISTER_GB_WEB_URL: fake.url,
     };
     for (let i = 0; i < 2; i++) {
-      const config = AppConfig.fromEnv(env);
+      const { app: config, registers } = loadConfig(env);
       const health = new RedisHealth(config);
-      parts.push({ health, http: new HttpClientFactory(config, undefined, health) });
+      parts.push({ health, http: new HttpClientFactory(config, registers, undefined, health) });
     }
     const deadline = Date.now() + 5_000;
     while (!parts.every((p) => p.health.isUp()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

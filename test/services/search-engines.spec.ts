@@ -1,8 +1,6 @@
 import { unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DataSource } from 'typeorm';
-import type { AppConfig } from '../../src/platform/config/app-config';
 import { DatasetService } from '../../src/dataset/dataset.service';
 import { importDataset } from '../../src/dataset/import/dataset-importer';
 import { createTestDataSource } from '../support/database';
@@ -25,7 +23,7 @@ const ROWS = 4_000;
 const describeWithPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
 describeWithPostgres(`PGlite and Postgres on the same ${ROWS.toLocaleString('en-US')} rows`, () => {
-  const engines: Array<{ dataSource: DataSource; config: AppConfig; close: () => Promise<void> }> = [];
+  const engines: Array<Awaited<ReturnType<typeof createTestDataSource>>> = [];
   const file = join(tmpdir(), `rl-engines-${process.pid}.csv`);
 
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import type { RegistersConfig } from '../../src/registers/register-config';
 import { unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,7 @@ const describeWithPostgres = process.env.DATABASE_URL ? describe : describe.skip
 describeWithPostgres(`name search quality on ${ROWS.toLocaleString('en-US')} realistic GB rows`, () => {
   let dataSource: DataSource;
   let config: AppConfig;
+  let registers: RegistersConfig;
   let close: () => Promise<void>;
   let service: DatasetService;
   let classes: Awaited<ReturnType<typeof buildClasses>>;
@@ -42,11 +44,12 @@ describeWithPostgres(`name search quality on ${ROWS.toLocaleString('en-US')} rea
   const figures: string[] = [];
 
   beforeAll(async () => {
-    ({ dataSource, config, close } = await createTestDataSource('postgres'));
+    ({ dataSource, config, registers, close } = await createTestDataSource('postgres'));
     await generateGb(file, ROWS);
     const summary = await importDataset({
       dataSource,
       config,
+      registers,
       country: 'GB',
       file,
       producedAt: new Date('2026-11-01T00:00:00Z'),

@@ -8,6 +8,8 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../src/platform/clock';
 import { AppConfig } from '../../src/platform/config/app-config';
 import { BullJobQueue } from '../../src/platform/jobs/bull-job-queue';
+import { DATABASE_SCHEMA } from '../../src/app/database-schema';
+import { QUEUES } from '../../src/app/queues';
 import { buildDataSourceOptions } from '../../src/platform/database/data-source-options';
 import { DeliveryQueue } from '../../src/events/webhooks/delivery/delivery-queue.service';
 import { CompanyChangeData } from '../../src/events/webhooks/events/envelope';
@@ -102,7 +104,7 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
 
     // The publisher as detection will use it, from this process.
     const config = AppConfig.fromEnv(env, 'worker');
-    dataSource = await new DataSource(buildDataSourceOptions(config)).initialize();
+    dataSource = await new DataSource(buildDataSourceOptions(config, DATABASE_SCHEMA)).initialize();
     queues = ['probe', 'delivery'].map(
       (name) => new Bull(name, { redis: env.REDIS_URL, prefix: env.REDIS_KEY_PREFIX }),
     );
@@ -111,6 +113,7 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
         ['probe', queues[0]],
         ['delivery', queues[1]],
       ]) as never,
+      QUEUES,
     );
     publisher = new EventPublisher(dataSource, new DeliveryQueue(jobs), new Clock(), config);
   });

@@ -1,7 +1,10 @@
+import { loadConfig } from '../../src/app/config';
+import type { RegistersConfig } from '../../src/registers/register-config';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../src/platform/config/app-config';
+import type { AppConfig } from '../../src/platform/config/app-config';
+import { DATABASE_SCHEMA } from '../../src/app/database-schema';
 import { buildDataSourceOptions } from '../../src/platform/database/data-source-options';
 import { runMigrations } from '../../src/platform/database/migrate';
 
@@ -40,7 +43,7 @@ export type TestBackend = 'pglite' | 'postgres';
 /** A migrated DataSource on PGlite (in memory) or on a fresh Postgres database. */
 export async function createTestDataSource(
   backend: TestBackend,
-): Promise<{ dataSource: DataSource; config: AppConfig; close: () => Promise<void> }> {
+): Promise<{ dataSource: DataSource; config: AppConfig; registers: RegistersConfig; close: () => Promise<void> }> {
   let drop = async () => undefined as void;
   let env: NodeJS.ProcessEnv;
   if (backend === 'postgres') {
@@ -51,13 +54,14 @@ export async function createTestDataSource(
     // Migrated like any test database, without the bundled sample (from the empty template).
     env = { DATA_DIR: 'memory://', DATASET_SEED: 'false' };
   }
-  const config = AppConfig.fromEnv(env, 'worker');
-  const dataSource = new DataSource(buildDataSourceOptions(config));
+  const { app: config, registers } = loadConfig(env, 'worker');
+  const dataSource = new DataSource(buildDataSourceOptions(config, DATABASE_SCHEMA));
   await dataSource.initialize();
   await runMigrations(dataSource);
   return {
     dataSource,
     config,
+    registers,
     close: async () => {
       await dataSource.destroy();
       await drop();

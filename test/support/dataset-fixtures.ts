@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { AppConfig } from '../../src/platform/config/app-config';
-import { CountryCode, findRegister } from '../../src/registers/register-table';
+import { RegistersConfig } from '../../src/registers/register-config';
+import { CountryCode, findRegister } from '../../src/registers/registers';
 import type { DatasetReader, DatasetRow, ReaderContext, Rejection } from '../../src/registers/bulk/dataset-row';
 
 // Test support for the dataset specs: real fixtures shaped as the bulk files hold them.
@@ -18,8 +18,8 @@ export function fixtureJson<T = unknown>(relativePath: string): T {
 }
 
 export function readerContext(country: CountryCode, onProducedAt?: (d: Date) => void): ReaderContext {
-  const config = AppConfig.fromEnv({ DATA_DIR: 'memory://' });
-  return { urls: config.register(country).urls, officialUrl: findRegister(country)!.officialUrl, onProducedAt };
+  const registers = RegistersConfig.fromEnv({});
+  return { urls: registers.of(country).urls, officialUrl: findRegister(country)!.officialUrl, onProducedAt };
 }
 
 /** Feeds text in small chunks, so records cross chunk boundaries as they do in real files. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import { importDataset, ImportSummary } from '../../src/dataset/import/dataset-importer';
-import type { CountryCode } from '../../src/registers/register-table';
+import type { CountryCode } from '../../src/registers/registers';
 import { fixtureText, openDataFile, realEnheter, realVirksomhedLines } from './dataset-fixtures';
 import type { TestApp } from './test-app';
 
@@ -51,6 +51,7 @@ export async function importSample(app: TestApp, country: CountryCode): Promise<
     return await importDataset({
       dataSource: app.get(DataSource),
       config: app.config,
+      registers: app.registers,
       country,
       file,
       format: sample.format,

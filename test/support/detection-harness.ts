@@ -1,18 +1,28 @@
+import { DATABASE_SCHEMA } from '../../src/app/database-schema';
+import { QUEUES } from '../../src/app/queues';
 import { Test } from '@nestjs/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, ManualClock } from '../../src/platform/clock';
 import { AppConfig } from '../../src/platform/config/app-config';
-import { CoreModule } from '../../src/platform/platform.module';
+import { PlatformModule } from '../../src/platform/platform.module';
+import { RateLimitModule } from '../../src/platform/rate-limit/rate-limit.module';
+import { RegistersModule } from '../../src/registers/registers.module';
+import type { RegistersConfig } from '../../src/registers/register-config';
+import { loadConfig } from '../../src/app/config';
 import { JobsModule } from '../../src/platform/jobs/jobs.module';
 import { DatabaseModule } from '../../src/platform/database/database.module';
 import { CompanyCheckService, CheckResult } from '../../src/events/monitoring/checks/company-check.service';
-import { ChangeEventSink, DetectionEvent, EmittedEvent } from '../../src/events/monitoring/events/change-event-sink';
+import {
+  DetectionEventWriter,
+  DetectionEvent,
+  EmittedEvent,
+} from '../../src/events/monitoring/events/detection-event-writer';
 import { FeedCursors } from '../../src/events/monitoring/feeds/feed-cursors.service';
 import { FeedPollService } from '../../src/events/monitoring/feeds/feed-poll.service';
 import { MonitoringModule } from '../../src/events/monitoring/monitoring.module';
 import { entityId as entityIdOf } from '../../src/registers/entity-id';
-import { COUNTRY_CODES, CountryCode } from '../../src/registers/register-table';
+import { COUNTRY_CODES, CountryCode } from '../../src/registers/registers';
 import { RegisterStatusService } from '../../src/status/register-status.service';
 import { StatusModule } from '../../src/status/status.module';
 import { FakeRegisters, startFakeRegisters } from './fake-registers';
@@ -23,7 +33,7 @@ import { unreachableRegisters } from './test-app';
  * transactions (it writes a row in the caller's transaction and reads them back), so a rolled
  * back check leaves nothing, exactly as the outbox would.
  */
-export class RecordingSink extends ChangeEventSink {
+export class RecordingSink implements Pick<DetectionEventWriter, 'emit' | 'wake'> {
   async emit(m: EntityManager, event: DetectionEvent): Promise<EmittedEvent> {
     await m.query(
       `CREATE TABLE IF NOT EXISTS test_detection_event (seq bigserial PRIMARY KEY, account_id text, kind text, data jsonb)`,
@@ -42,6 +52,7 @@ export class RecordingSink extends ChangeEventSink {
 export interface DetectionHarness {
   fakes: FakeRegisters;
   config: AppConfig;
+  registers: RegistersConfig;
   clock: ManualClock;
   ctx: INestApplicationContext;
   dataSource: DataSource;
@@ -67,7 +78,7 @@ export async function startDetectionHarness(
   options: { now?: string } = {},
 ): Promise<DetectionHarness> {
   const fakes = await startFakeRegisters();
-  const config = AppConfig.fromEnv(
+  const { app: config, registers } = loadConfig(
     {
       DATA_DIR: 'memory://',
       LOG_LEVEL: 'silent',
@@ -85,16 +96,18 @@ export async function startDetectionHarness(
   const clock = new ManualClock(new Date(options.now ?? T0));
   const moduleRef = await Test.createTestingModule({
     imports: [
-      CoreModule.forConfig(config),
-      DatabaseModule.forConfig(config),
-      JobsModule.forConfig(config),
+      PlatformModule.forConfig(config),
+      RateLimitModule,
+      RegistersModule.forConfig(registers),
+      DatabaseModule.forConfig(config, DATABASE_SCHEMA),
+      JobsModule.forConfig(config, QUEUES),
       StatusModule,
       MonitoringModule,
     ],
   })
     .overrideProvider(Clock)
     .useValue(clock)
-    .overrideProvider(ChangeEventSink)
+    .overrideProvider(DetectionEventWriter)
     .useValue(new RecordingSink())
     .compile();
   const ctx = await moduleRef.init();
@@ -111,6 +124,7 @@ export async function startDetectionHarness(
   const harness: DetectionHarness = {
     fakes,
     config,
+    registers,
     clock,
     ctx,
     dataSource,
@@ -139,7 +153,7 @@ export async function startDetectionHarness(
       ]);
     },
     async setReadable(country, readable) {
-      const mirror = !readableSourceIsOfficial(config, country);
+      const mirror = !readableSourceIsOfficial(registers, country);
       await statuses.update(country, () =>
         readable
           ? { status: mirror ? 'degraded' : 'live', reason: null, consecutiveFailures: 0, consecutiveSuccesses: 2 }
@@ -188,8 +202,8 @@ export async function startDetectionHarness(
   return harness;
 }
 
-function readableSourceIsOfficial(config: AppConfig, country: CountryCode): boolean {
-  return !(country === 'FR' && !config.register('FR').credentials.API_KEY);
+function readableSourceIsOfficial(registers: RegistersConfig, country: CountryCode): boolean {
+  return !(country === 'FR' && !registers.of('FR').credentials.API_KEY);
 }
 
 /** Resolves when `check` returns true, or fails after `timeoutMs`. */

@@ -1,4 +1,4 @@
-import { REGISTER_TABLE, CountryCode } from '../../src/registers/register-table';
+import { REGISTER_TABLE, CountryCode } from '../../src/registers/registers';
 import { FakeRegister, FakeResponse, fixture, RecordedRequest } from './fake-register';
 import { routeFakeNoRegister } from './fake-no-register';
 

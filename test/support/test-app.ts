@@ -4,8 +4,10 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { rootModuleFor } from '../../src/app/app.module';
 import { Clock, ManualClock } from '../../src/platform/clock';
-import { AppConfig, Role } from '../../src/platform/config/app-config';
-import { REGISTER_TABLE } from '../../src/registers/register-table';
+import { loadConfig } from '../../src/app/config';
+import type { AppConfig, Role } from '../../src/platform/config/app-config';
+import type { RegistersConfig } from '../../src/registers/register-config';
+import { REGISTER_TABLE } from '../../src/registers/registers';
 import { configureHttpApp } from '../../src/app/http-app';
 import { createTestPostgresDatabase } from './database';
 import { OpenApiDocument } from '../../src/platform/openapi/openapi.controller';
@@ -20,6 +22,7 @@ export interface TestApp {
   app: INestApplication;
   url: string;
   config: AppConfig;
+  registers: RegistersConfig;
   clock: ManualClock;
   get<T>(token: abstract new (...args: never[]) => T): T;
   close(): Promise<void>;
@@ -77,9 +80,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   } else {
     env.DATA_DIR = env.DATA_DIR ?? 'memory://';
   }
-  const config = AppConfig.fromEnv(env, role);
+  const configs = loadConfig(env, role);
+  const config = configs.app;
   const clock = new ManualClock(new Date(options.now ?? '2026-11-22T12:00:00.000Z'));
-  let builder = Test.createTestingModule({ imports: [rootModuleFor(role, config)] });
+  let builder = Test.createTestingModule({ imports: [rootModuleFor(role, configs)] });
   if (!options.realClock) builder = builder.overrideProvider(Clock).useValue(clock);
   for (const o of options.overrides ?? []) builder = builder.overrideProvider(o.provide).useValue(o.useValue);
   const moduleRef = await builder.compile();
@@ -94,6 +98,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     url: `http://127.0.0.1:${port}`,
     config,
+    registers: configs.registers,
     clock,
     get: (token) => app.get(token, { strict: false }),
     close: async () => {

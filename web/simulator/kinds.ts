@@ -1,10 +1,13 @@
-import { BUILT_EVENT_KINDS, PLANNED_EVENT_KINDS } from '../../src/events/webhooks/events/event-kind-names';
-import { COUNTRY_CODES } from '../../src/registers/register-definition';
+import { BUILT_EVENT_KINDS, PLANNED_EVENT_KINDS } from '../../src/events/event-kind-names';
 import { h } from '../shared/dom';
 import { countryName } from '../shared/format';
 
+/** The register list's countries, put in by the build from src/registers/registers.ts (scripts/build-web.js). */
+declare const __COUNTRY_CODES__: readonly string[];
+export const COUNTRY_CODES: readonly string[] = __COUNTRY_CODES__;
+
 // The service's own lists (plain arrays, bundled): the page never has a second copy.
-export { BUILT_EVENT_KINDS, COUNTRY_CODES, PLANNED_EVENT_KINDS };
+export { BUILT_EVENT_KINDS, PLANNED_EVENT_KINDS };
 
 /** The event kinds as <option>s: the built ones, then the planned ones shown but disabled. */
 export function eventOptions(): HTMLElement[] {

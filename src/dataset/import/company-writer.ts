@@ -1,4 +1,4 @@
-import type { CountryCode } from '../../registers/register-table';
+import type { CountryCode } from '../../registers/registers';
 import type { DatasetRow } from '../../registers/bulk/dataset-row';
 import { companyPartition } from './search-indexes';
 

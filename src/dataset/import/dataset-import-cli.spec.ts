@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureText } from '../../../test/support/dataset-fixtures';
+import { adminSetup } from '../../app/config';
 import { runDatasetImportCli } from './dataset-import-cli';
 
 jest.setTimeout(60_000);
@@ -12,7 +13,12 @@ async function cli(
 ): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runDatasetImportCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), isTTY: false });
+  const code = await runDatasetImportCli(
+    argv,
+    env,
+    { out: (l) => out.push(l), err: (l) => err.push(l), isTTY: false },
+    adminSetup,
+  );
   return { code, out, err };
 }
 

@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import type { AdminCommand, AdminIo } from '../../platform/admin/admin-command';
+import type { AdminCommand, AdminIo, AdminSetup } from '../../platform/admin/admin-command';
 import { runAdminCommand } from '../../platform/admin/run-admin-command';
-import { AppConfig } from '../../platform/config/app-config';
 import { runMigrations } from '../../platform/database/migrate';
 import { DATASET_FORMATS } from './dataset-formats';
 import { importDataset, ImportUsageError, recognizeFormat, resolveCountry, resolveFormat } from './dataset-importer';
 import { DatasetFileError } from '../../registers/bulk/dataset-row';
+import { RegistersConfig } from '../../registers/register-config';
 import { LogProgress, TtyProgress } from './import-progress';
 import { formatImportSummary } from './import-summary';
 
@@ -97,6 +97,7 @@ export const DATASET_IMPORT_COMMAND: AdminCommand = {
       const summary = await importDataset({
         dataSource: context.dataSource,
         config: context.config,
+        registers: context.get(RegistersConfig),
         country: args.country,
         format: args.format.id,
         file: args.file,
@@ -110,16 +111,20 @@ export const DATASET_IMPORT_COMMAND: AdminCommand = {
     }),
 };
 
-async function run(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+async function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+  setupFor: (env: NodeJS.ProcessEnv) => AdminSetup,
+): Promise<number> {
   // Usage and file checks first, here, where the operator's paths are.
   const args = await parseImportArgs(argv, process.cwd());
   if (!args) {
     io.out(USAGE);
     return 0;
   }
-  const config = AppConfig.fromEnv(env, 'worker');
   // Through the service, relative paths are resolved against this cwd, sent along.
-  return runAdminCommand(DATASET_IMPORT_COMMAND, argv, config, io);
+  return runAdminCommand(DATASET_IMPORT_COMMAND, argv, setupFor(env), io);
 }
 
 /** One readable line on stderr (no stack): 2 for a usage error, 1 for a failed import. */
@@ -150,6 +155,11 @@ export interface CliIo {
  * `npm run dataset:import`: returns the exit code. Any failure is one readable line on
  * stderr (no stack): 2 for a usage error, 1 for a failed import.
  */
-export async function runDatasetImportCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
-  return reportingErrors(io, () => run(argv, env, io));
+export async function runDatasetImportCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+  setupFor: (env: NodeJS.ProcessEnv) => AdminSetup,
+): Promise<number> {
+  return reportingErrors(io, () => run(argv, env, io, setupFor));
 }

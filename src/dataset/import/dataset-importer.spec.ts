@@ -1,3 +1,4 @@
+import type { RegistersConfig } from '../../registers/register-config';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +22,12 @@ const GB_SAMPLE = 'registers/gb/ch-bulk-basiccompanydata-sample.csv';
 describe.each(BACKENDS)('dataset import on %s', (backend) => {
   let dataSource: DataSource;
   let config: AppConfig;
+  let registers: RegistersConfig;
   let close: () => Promise<void>;
   let dir: string;
 
   beforeAll(async () => {
-    ({ dataSource, config, close } = await createTestDataSource(backend));
+    ({ dataSource, config, registers, close } = await createTestDataSource(backend));
     dir = mkdtempSync(join(tmpdir(), 'rl-import-'));
   });
   afterAll(async () => {
@@ -38,7 +40,7 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
   });
 
   const run = (o: Partial<ImportOptions> & Pick<ImportOptions, 'country' | 'file'>) =>
-    importDataset({ dataSource, config, producedAt: new Date('2024-05-01T00:00:00Z'), ...o });
+    importDataset({ dataSource, config, registers, producedAt: new Date('2024-05-01T00:00:00Z'), ...o });
   const file = (name: string, data: string | Buffer) => {
     const path = join(dir, name);
     writeFileSync(path, data);

@@ -3,7 +3,8 @@ import { basename } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { isPGlite } from '../../platform/database/engine';
 import type { AppConfig } from '../../platform/config/app-config';
-import { COUNTRY_CODES, CountryCode, findRegister } from '../../registers/register-table';
+import type { RegistersConfig } from '../../registers/register-config';
+import { COUNTRY_CODES, CountryCode, findRegister } from '../../registers/registers';
 import { refreshWordCounts } from '../word-counts';
 import { HEARTBEAT_MS, markInterruptedImports } from './interrupted-imports';
 import { CompanyWriter } from './company-writer';
@@ -20,6 +21,8 @@ import { companyPartition } from './search-indexes';
 export interface ImportOptions {
   dataSource: DataSource;
   config: AppConfig;
+  /** The registers' settings: their URLs make the rows' record links. */
+  registers: RegistersConfig;
   country: string;
   file: string;
   /** Format id; needed only where the country publishes several (AU). */
@@ -215,7 +218,7 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
   };
 
   const ctx: ReaderContext = {
-    urls: options.config.register(country).urls,
+    urls: options.registers.of(country).urls,
     officialUrl: register.officialUrl,
     onProducedAt: (date) => {
       // The file's own statement beats its name or mtime, but never an explicit option, and

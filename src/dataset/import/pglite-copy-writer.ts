@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { CountryCode } from '../../registers/register-table';
+import type { CountryCode } from '../../registers/registers';
 import type { PGliteSession } from '../../platform/database/pglite-pool';
 import {
   addCounts,

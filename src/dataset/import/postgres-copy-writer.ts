@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DataSource, QueryRunner } from 'typeorm';
-import type { CountryCode } from '../../registers/register-table';
+import type { CountryCode } from '../../registers/registers';
 import {
   addCounts,
   CompanyRow,

@@ -1,4 +1,4 @@
-import type { CountryCode } from '../../registers/register-table';
+import type { CountryCode } from '../../registers/registers';
 
 /** The partition of `company` that holds a country's rows (migration PartitionCompanyByCountry1763810000000). */
 export function companyPartition(cc: CountryCode): string {

@@ -1,7 +1,7 @@
+import { loadConfig } from '../../app/config';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
 import { HttpClientFactory } from '../../registers/client/http-client.factory';
 import { AuConnector } from '../../registers/au';
 import { CaConnector } from '../../registers/ca';
@@ -87,7 +87,7 @@ describe('bundled sample dataset', () => {
       json('ca/corpcan-api-corporation-16292721-constructed-from-docs.json'),
     );
 
-    const config = AppConfig.fromEnv({
+    const { app: config, registers } = loadConfig({
       REGISTER_NO_API_URL: `${fake.url}/no`,
       REGISTER_GB_API_URL: `${fake.url}/gb`,
       REGISTER_GB_API_KEY: 'k',
@@ -99,14 +99,14 @@ describe('bundled sample dataset', () => {
       REGISTER_AU_GUID: 'g',
       REGISTER_CA_API_URL: `${fake.url}/ca`,
     });
-    http = new HttpClientFactory(config);
+    http = new HttpClientFactory(config, registers);
     const clock = new ManualClock(new Date('2026-11-22T00:00:00.000Z'));
-    const no = new NoConnector(config, http, clock);
-    const gb = new GbConnector(config, http, clock);
-    const fr = new FrConnector(config, http, clock);
-    const dkc = new DkConnector(config, http, clock);
-    const au = new AuConnector(config, http, clock);
-    const ca = new CaConnector(config, http, clock);
+    const no = new NoConnector({ settings: registers.of('NO'), config, http, clock });
+    const gb = new GbConnector({ settings: registers.of('GB'), config, http, clock });
+    const fr = new FrConnector({ settings: registers.of('FR'), config, http, clock });
+    const dkc = new DkConnector({ settings: registers.of('DK'), config, http, clock });
+    const au = new AuConnector({ settings: registers.of('AU'), config, http, clock });
+    const ca = new CaConnector({ settings: registers.of('CA'), config, http, clock });
     const records: CompanyRecord[] = [
       ...(await no.searchByName('sesam', 100)),
       ...(await no.searchByName('asa', 100)),

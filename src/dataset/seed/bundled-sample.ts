@@ -5,7 +5,7 @@ import BUNDLED from './bundled-sample.json';
 import { valuesSource } from '../import/values-source';
 import { CompanyRow, WRITE_COLUMNS } from '../import/company-writer';
 import type { DatasetRow } from '../../registers/bulk/dataset-row';
-import type { CountryCode } from '../../registers/register-table';
+import type { CountryCode } from '../../registers/registers';
 import { refreshWordCounts } from '../word-counts';
 
 export const BUNDLED_DATASET = 'bundled-sample';

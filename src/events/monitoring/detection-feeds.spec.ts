@@ -13,7 +13,7 @@ import { ChangeStreamRunner } from './feeds/change-stream.runner';
 import { ChangeSources } from './feeds/change-sources.service';
 import { FeedCursors } from './feeds/feed-cursors.service';
 import { FeedEntriesService } from './feeds/feed-entries.service';
-import { ChangeEventSink } from './events/change-event-sink';
+import { DetectionEventWriter } from './events/detection-event-writer';
 
 jest.setTimeout(60_000);
 
@@ -233,7 +233,7 @@ describe('GB: the companies stream', () => {
       h.ctx.get(FeedCursors),
       h.ctx.get(FeedEntriesService),
       h.ctx.get(RegisterStatusService),
-      h.ctx.get(ChangeEventSink),
+      h.ctx.get(DetectionEventWriter),
       h.ctx.get(Clock),
     );
     r.backoff = { initialMs: 20, maxMs: 100 };
@@ -427,7 +427,7 @@ describe('scheduled checks of a feed register', () => {
     expect(events.map((e) => [e.accountId, e.kind])).toEqual([['acc_asks', 'company.no_change']]);
     expect(events[0].data).toMatchObject({
       change: null,
-      provenance: { source_mode: 'live', source_url: `${h.config.register('NO').urls.API}/oppdateringer/enheter` },
+      provenance: { source_mode: 'live', source_url: `${h.registers.of('NO').urls.API}/oppdateringer/enheter` },
     });
     const after = await due();
     expect(after.check_outcome).toBe('no_change');

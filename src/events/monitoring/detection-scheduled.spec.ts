@@ -1,7 +1,7 @@
 import { DetectionHarness, startDetectionHarness } from '../../../test/support/detection-harness';
 import type { FakeResponse } from '../../../test/support/fake-register';
 import { fixture } from '../../../test/support/fake-register';
-import type { CountryCode } from '../../registers/register-table';
+import type { CountryCode } from '../../registers/registers';
 
 jest.setTimeout(60_000);
 

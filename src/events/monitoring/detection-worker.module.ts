@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConnectorsModule } from '../../registers/connectors.module';
-import { StatusCoreModule } from '../../status/status-core.module';
+import { StatusModule } from '../../status/status.module';
 import { DetectionCheckQueue } from './checks/detection-check-queue.service';
 import { DetectionCheckProcessor } from './checks/detection-check.processor';
 import { DetectionCheckScheduler } from './checks/detection-check.scheduler';
@@ -12,7 +11,7 @@ import { MonitoringModule } from './monitoring.module';
 
 /** Detection in the worker: the schedules that enqueue checks and feed polls, their processors, and the stream follower. */
 @Module({
-  imports: [MonitoringModule, StatusCoreModule, ConnectorsModule],
+  imports: [MonitoringModule, StatusModule],
   providers: [
     DetectionCheckQueue,
     DetectionCheckScheduler,

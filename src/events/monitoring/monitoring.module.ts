@@ -1,23 +1,24 @@
 import { Module } from '@nestjs/common';
-import { ConnectorsModule } from '../../registers/connectors.module';
-import { StatusCoreModule } from '../../status/status-core.module';
+import { StatusModule } from '../../status/status.module';
+import { AccountsModule } from '../accounts/accounts.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CompanyCheckService } from './checks/company-check.service';
-import { ChangeEventSink } from './events/change-event-sink';
+import { DetectionEventWriter } from './events/detection-event-writer';
 import { RegisterOutageNotifier } from './events/register-outage.notifier';
-import { PublisherChangeEventSink } from './events/publisher-change-event-sink';
 import { ChangeSources } from './feeds/change-sources.service';
 import { FeedCursors } from './feeds/feed-cursors.service';
 import { FeedEntriesService } from './feeds/feed-entries.service';
 import { FeedPollService } from './feeds/feed-poll.service';
 import { ChangeApplier } from './snapshots/change-applier';
 import { WatchService } from './watches/watch.service';
+import { WatchesController } from './watches/watches.controller';
 
-/** Change detection: snapshots, the diff, checks and feeds, and the events they cause. */
+/** Change detection: watches, snapshots, the diff, checks and feeds, and the events they cause. */
 @Module({
-  imports: [ConnectorsModule, StatusCoreModule, WebhooksModule],
+  imports: [StatusModule, AccountsModule, WebhooksModule],
+  controllers: [WatchesController],
   providers: [
-    { provide: ChangeEventSink, useClass: PublisherChangeEventSink },
+    DetectionEventWriter,
     ChangeApplier,
     ChangeSources,
     FeedCursors,
@@ -34,7 +35,7 @@ import { WatchService } from './watches/watch.service';
     FeedEntriesService,
     FeedPollService,
     CompanyCheckService,
-    ChangeEventSink,
+    DetectionEventWriter,
     WatchService,
   ],
 })

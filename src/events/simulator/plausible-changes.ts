@@ -1,6 +1,6 @@
 import type { CompanyRecord } from '../../registers/connector';
-import type { CountryCode } from '../../registers/register-table';
-import type { ChangeKind } from '../webhooks/events/event-kinds';
+import { type CountryCode, REGISTERS } from '../../registers/registers';
+import type { ChangeKind } from '../event-kinds';
 
 /**
  * A plausible change for a test event. `current` is always the company's real value as read;
@@ -13,7 +13,7 @@ export function plausibleChange(
 ): { previous: string | null; current: string | null } {
   switch (kind) {
     case 'company.status_changed': {
-      const words = STATUS_WORDING[company.country];
+      const words = REGISTERS[company.country].simulation.status;
       const current = company.status ?? words.active;
       // An active company was, plausibly, under a strike-off or cessation notice; an inactive one was active.
       return { previous: company.statusCategory === 'active' ? words.inactive : words.active, current };
@@ -27,28 +27,8 @@ export function plausibleChange(
   }
 }
 
-/** Status wording as each register writes it: an active one, and one a company leaves to become active again. */
-const STATUS_WORDING: Record<CountryCode, { active: string; inactive: string }> = {
-  GB: { active: 'Active', inactive: 'Active - Proposal to Strike off' },
-  AU: { active: 'Active', inactive: 'Cancelled' },
-  CA: { active: 'Active', inactive: 'Dissolved' },
-  FR: { active: 'Active', inactive: 'Cessée' },
-  DK: { active: 'NORMAL', inactive: 'UNDER FRIVILLIG LIKVIDATION' },
-  NO: { active: 'Registrert', inactive: 'Under avvikling' },
-};
-
-/** Pairs of legal forms a company moves between (private ↔ public, and the like). */
-const LEGAL_FORM_PAIRS: Record<CountryCode, Array<[string, string]>> = {
-  GB: [['Private limited company', 'Public limited company']],
-  AU: [['Australian Private Company', 'Australian Public Company']],
-  CA: [['Canada Business Corporations Act', 'Canada Not-for-profit Corporations Act']],
-  FR: [['SAS, société par actions simplifiée', 'Société à responsabilité limitée (sans autre indication)']],
-  DK: [['Anpartsselskab', 'Aktieselskab']],
-  NO: [['Aksjeselskap', 'Allmennaksjeselskap']],
-};
-
 function formerLegalForm(country: CountryCode, current: string | null): string {
-  const pairs = LEGAL_FORM_PAIRS[country];
+  const pairs = REGISTERS[country].simulation.legalFormPairs;
   for (const [a, b] of pairs) {
     if (current === a) return b;
     if (current === b) return a;

@@ -5,10 +5,10 @@ import { BUNDLED_DATASET, BUNDLED_PRODUCED_AT } from '../../dataset/seed/bundled
 import type { DatasetRow } from '../../registers/bulk/dataset-row';
 import type { CompanyRecord } from '../../registers/connector';
 import { entityId } from '../../registers/entity-id';
-import { COUNTRY_CODES, CountryCode, REGISTER_TABLE } from '../../registers/register-table';
+import { COUNTRY_CODES, CountryCode, REGISTER_TABLE } from '../../registers/registers';
 import { SearchService } from '../../search/search.service';
 import { EventData, RegisterRef, sourceModeOf } from '../webhooks/events/envelope';
-import { CHANGE_FIELD, ChangeKind, EventKind } from '../webhooks/events/event-kinds';
+import { CHANGE_FIELD, ChangeKind, EventKind } from '../event-kinds';
 import { plausibleChange } from './plausible-changes';
 
 /**

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
 import { SearchModule } from '../../search/search.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { SampleEvents } from './sample-events';
+import { SimulatorController } from './simulator.controller';
 import { SimulatorService } from './simulator.service';
 
 /** The webhook simulator's API: test events from real company data, sent now. */
 @Module({
-  imports: [WebhooksModule, SearchModule],
+  imports: [AccountsModule, WebhooksModule, SearchModule],
+  controllers: [SimulatorController],
   providers: [SampleEvents, SimulatorService],
-  exports: [SimulatorService],
 })
 export class SimulatorModule {}

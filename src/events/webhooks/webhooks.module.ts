@@ -1,23 +1,28 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { DeliveriesController } from './delivery/deliveries.controller';
 import { Deliverer } from './delivery/deliverer.service';
 import { DeliveryLogService } from './delivery/delivery-log.service';
 import { DeliveryQueue } from './delivery/delivery-queue.service';
 import { DeliveryOutcomes } from './delivery/delivery-outcomes';
 import { DeliveryStore } from './delivery/delivery-store';
+import { WebhookEndpointsController } from './endpoints/webhook-endpoints.controller';
 import { WebhookEndpointsService } from './endpoints/webhook-endpoints.service';
 import { EventPublisher } from './events/event-publisher.service';
+import { EventsController } from './events/events.controller';
 import { EventsService } from './events/events.service';
+import { TestEventSender } from './events/test-event-sender.service';
 import { DnsResolver } from './outbound/dns-resolver';
 import { TargetGuard } from './outbound/target-guard.service';
 
 /**
- * Webhook endpoints, the event publisher (the outbox), the delivery log, and one attempt of
- * a delivery (Deliverer: used by the worker's processor and by the simulator in the api).
- * Other modules emit events through EventPublisher only.
+ * Webhook endpoints, the event publisher (the outbox), the delivery log, one attempt of a
+ * delivery, and test events sent now. Other modules emit events through EventPublisher and
+ * send test events through TestEventSender; the rest is this module's own.
  */
 @Module({
   imports: [AccountsModule],
+  controllers: [WebhookEndpointsController, DeliveriesController, EventsController],
   providers: [
     DnsResolver,
     TargetGuard,
@@ -29,17 +34,8 @@ import { TargetGuard } from './outbound/target-guard.service';
     EventsService,
     WebhookEndpointsService,
     DeliveryLogService,
+    TestEventSender,
   ],
-  exports: [
-    EventPublisher,
-    Deliverer,
-    DeliveryQueue,
-    DeliveryStore,
-    WebhookEndpointsService,
-    EventsService,
-    DeliveryLogService,
-    AccountsModule,
-    DnsResolver,
-  ],
+  exports: [EventPublisher, TestEventSender, Deliverer, DeliveryQueue, DeliveryStore],
 })
 export class WebhooksModule {}

@@ -1,6 +1,15 @@
 import type { Type } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
+import type { DatabaseSchema } from '../database/database-schema';
+
+/** What a command runs with when it runs on its own, outside the service (assembled by the app). */
+export interface AdminSetup {
+  config: AppConfig;
+  schema: DatabaseSchema;
+  /** What `get` answers outside the service, by token. */
+  standalone: ReadonlyMap<unknown, unknown>;
+}
 
 /** Where a command writes: each call is one line, streamed to the operator's terminal. */
 export interface AdminIo {

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
-import { ADMIN_COMMAND_LIST } from '../../app/admin-commands';
+import type { AdminCommand } from './admin-command';
 import { ADMIN_COMMANDS, AdminSocketService } from './admin-socket.service';
 
 /**
@@ -10,11 +10,11 @@ import { ADMIN_COMMANDS, AdminSocketService } from './admin-socket.service';
  */
 @Module({})
 export class AdminModule {
-  static forConfig(config: AppConfig): DynamicModule {
+  static forConfig(config: AppConfig, commands: readonly AdminCommand[]): DynamicModule {
     if (config.databaseUrl || config.dataDir === 'memory://') return { module: AdminModule };
     return {
       module: AdminModule,
-      providers: [{ provide: ADMIN_COMMANDS, useValue: ADMIN_COMMAND_LIST }, AdminSocketService],
+      providers: [{ provide: ADMIN_COMMANDS, useValue: commands }, AdminSocketService],
       exports: [AdminSocketService],
     };
   }

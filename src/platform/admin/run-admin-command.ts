@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../config/app-config';
 import {
   DataDirLockedError,
   describeHolder,
@@ -9,7 +8,7 @@ import {
 } from '../database/data-dir-lock';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { AdminSocketUnavailableError, sendAdminCommand } from './admin-client';
-import type { AdminCommand, AdminIo } from './admin-command';
+import type { AdminCommand, AdminIo, AdminSetup } from './admin-command';
 
 /**
  * Runs an operator command where the database is:
@@ -24,10 +23,11 @@ import type { AdminCommand, AdminIo } from './admin-command';
 export async function runAdminCommand(
   command: AdminCommand,
   argv: string[],
-  config: AppConfig,
+  setup: AdminSetup,
   io: AdminIo,
   cwd = process.cwd(),
 ): Promise<number> {
+  const { config, schema, standalone } = setup;
   const embeddedOnDisk = !config.databaseUrl && config.dataDir !== 'memory://';
   if (embeddedOnDisk) {
     const holder = findLockHolder(config.dataDir);
@@ -46,7 +46,7 @@ export async function runAdminCommand(
   }
   let dataSource: DataSource;
   try {
-    dataSource = new DataSource(buildDataSourceOptions(config, { command: command.name }));
+    dataSource = new DataSource(buildDataSourceOptions(config, schema, { command: command.name }));
   } catch (err) {
     // Taken between the check above and now.
     if (!(err instanceof DataDirLockedError)) throw err;
@@ -60,8 +60,12 @@ export async function runAdminCommand(
       cwd,
       config,
       dataSource,
-      get: () => {
-        throw new Error(`${command.name} asked for a service of the running application, but it runs on its own here`);
+      get: <T>(token: unknown) => {
+        if (!standalone.has(token))
+          throw new Error(
+            `${command.name} asked for a service of the running application, but it runs on its own here`,
+          );
+        return standalone.get(token) as T;
       },
       io,
     });

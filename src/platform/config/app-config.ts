@@ -1,24 +1,21 @@
 import { z } from 'zod';
-import { COUNTRY_CODES, CountryCode, REGISTER_TABLE } from '../../registers/register-table';
 import { parseAllowlist, RateLimitAllowEntry } from '../rate-limit/client-key';
 import { Cidr, parseCidrs } from './cidrs';
 import { parseDuration, parseSchedule } from './durations';
 
 export type Role = 'all' | 'api' | 'worker';
 
-export interface RegisterConfig {
-  /** Base URL per PURPOSE, from REGISTER_<CC>_<PURPOSE>_URL or the table's default. */
-  urls: Record<string, string>;
-  /** Credential per NAME, from REGISTER_<CC>_<NAME>; absent when not configured. */
-  credentials: Record<string, string | undefined>;
-  /** Operator pause: REGISTER_<CC>_PAUSED=true. */
-  paused: boolean;
+/** A configuration that cannot run: every bad value, one per line. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
 }
 
-const bool = z
+export const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const url = z.string().url();
+export const url = z.string().url();
 const positiveInt = z.coerce.number().int().positive();
 /** A zod string turned into a value by `parse`; a thrown message becomes the variable's error. */
 const parsed = <T>(parse: (v: string) => T) =>
@@ -250,7 +247,6 @@ export class AppConfig {
   readonly http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   readonly logLevel: string;
   readonly searchMaxResults: number;
-  readonly registers: Record<CountryCode, RegisterConfig>;
   readonly apiVersion: string;
   readonly userAgent: string;
   readonly webhooks: {
@@ -266,17 +262,13 @@ export class AppConfig {
   };
   readonly limits: { simulatorSendsPerHour: number; signupsPerHourPerIp: number; accountRequestsPerHour: number };
 
-  private constructor(values: Omit<AppConfig, 'isEmbedded' | 'register'>) {
+  private constructor(values: Omit<AppConfig, 'isEmbedded'>) {
     Object.assign(this, values);
   }
 
   /** True when the service runs on PGlite and the in-process job runner (no Postgres, no Redis). */
   get isEmbedded(): boolean {
     return !this.databaseUrl;
-  }
-
-  register(country: CountryCode): RegisterConfig {
-    return this.registers[country];
   }
 
   /** Reads and validates the environment once; throws one readable error listing every bad value. */
@@ -298,29 +290,11 @@ export class AppConfig {
     } catch (e) {
       problems.push(`WEBHOOK_TARGET_ALLOWLIST: ${(e as Error).message}`);
     }
-    const registers = {} as Record<CountryCode, RegisterConfig>;
-    for (const def of REGISTER_TABLE) {
-      const urls: Record<string, string> = {};
-      for (const [purpose, endpoint] of Object.entries(def.endpoints)) {
-        const name = `REGISTER_${def.country}_${purpose}_URL`;
-        const value = nonEmpty(env[name]) ?? endpoint.defaultUrl;
-        if (!url.safeParse(value).success) problems.push(`${name}: must be an absolute URL`);
-        urls[purpose] = value.replace(/\/+$/, '');
-      }
-      const credentials: Record<string, string | undefined> = {};
-      for (const name of Object.keys(def.credentials)) {
-        credentials[name] = nonEmpty(env[`REGISTER_${def.country}_${name}`]);
-      }
-      const pausedName = `REGISTER_${def.country}_PAUSED`;
-      const paused = bool.safeParse(nonEmpty(env[pausedName]) ?? 'false');
-      if (!paused.success) problems.push(`${pausedName}: must be true or false`);
-      registers[def.country] = { urls, credentials, paused: paused.success && paused.data };
-    }
     if (parsed.success && parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
       problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
     }
     if (problems.length > 0 || !parsed.success) {
-      throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+      throw new ConfigError(problems);
     }
     const v = parsed.data;
     const apiVersion = readApiVersion();
@@ -351,7 +325,6 @@ export class AppConfig {
       },
       logLevel: v.LOG_LEVEL,
       searchMaxResults: v.SEARCH_MAX_RESULTS,
-      registers,
       apiVersion,
       userAgent: `RegistryLookup/${apiVersion} (+${v.PUBLIC_BASE_URL.replace(/\/+$/, '')})`,
       webhooks: {
@@ -372,15 +345,13 @@ export class AppConfig {
   }
 }
 
-export const SUPPORTED_COUNTRIES: readonly CountryCode[] = COUNTRY_CODES;
-
 function stripEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') out[k] = v;
   return out;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
+export function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 

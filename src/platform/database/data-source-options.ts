@@ -4,10 +4,8 @@ import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import type * as PGlitePool from './pglite-pool';
 import { DataDirLock, SERVICE_COMMAND } from './data-dir-lock';
-import { ENTITIES } from '../../app/entities';
+import type { DatabaseSchema } from './database-schema';
 import { QueryErrorLogger } from './query-error-logger';
-import { MIGRATIONS } from '../../app/migrations';
-import { templateKey } from '../../app/embedded-template';
 
 // Dates stay 'YYYY-MM-DD' strings (node-postgres would shift them to local midnight) and
 // bigint counts become numbers; PGlite is configured the same way in pglite-pool.ts.
@@ -19,11 +17,15 @@ pgTypes.setTypeParser(pgTypes.builtins.INT8, (v) => Number(v));
  * DATABASE_URL is set, otherwise PGlite persisted under DATA_DIR (or in memory for tests
  * that pass `dataDir: 'memory://'`).
  */
-export function buildDataSourceOptions(config: AppConfig, options: { command?: string } = {}): DataSourceOptions {
+export function buildDataSourceOptions(
+  config: AppConfig,
+  schema: DatabaseSchema,
+  options: { command?: string } = {},
+): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
-    entities: ENTITIES,
-    migrations: MIGRATIONS,
+    entities: schema.entities,
+    migrations: schema.migrations,
     migrationsTableName: 'migrations',
     synchronize: false,
     logging: ['error' as const],
@@ -40,7 +42,7 @@ export function buildDataSourceOptions(config: AppConfig, options: { command?: s
   }
   const { createPGlitePoolClass, openPGlite } = pglitePool();
   // A new data directory (or an in-memory database) starts as a copy of the prepared template (migrated, seeded) when there is one.
-  const template = config.migrateOnBoot ? templateKey(config.datasetSeed) : undefined;
+  const template = config.migrateOnBoot ? schema.templateKey(config.datasetSeed) : undefined;
   if (config.dataDir === 'memory://')
     return {
       ...common,

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Extension, PGlite } from '@electric-sql/pglite';
-import { createFromTemplate, templateDump } from '../../app/embedded-template';
+import { createFromTemplate, templateDump } from './embedded-template';
 
 // The contrib entry points publish only ESM type declarations; the CommonJS build is there.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
+import type { QueueDefinition } from './queue-definition';
 import {
-  DEFAULT_QUEUE_DEFINITIONS,
   EnqueueOptions,
   InvalidJobPayloadError,
   JobProcessor,
@@ -10,7 +10,6 @@ import {
   QueueDefinitions,
   runJob,
 } from './job-queue';
-import { QueueName, QUEUE_NAMES } from '../../app/queues';
 import type { RedisHealth } from '../redis/redis-health.service';
 
 /** Longest a caller waits for Redis to accept a job. */
@@ -24,9 +23,9 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
   private readonly logger = new Logger(BullJobQueue.name);
 
   constructor(
-    private readonly queues: ReadonlyMap<QueueName, Queue>,
+    private readonly queues: ReadonlyMap<string, Queue>,
+    private readonly definitions: QueueDefinitions,
     private readonly health?: RedisHealth,
-    private readonly definitions: QueueDefinitions = DEFAULT_QUEUE_DEFINITIONS,
   ) {
     super();
   }
@@ -37,7 +36,8 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
    * Nothing that matters is lost: probes are enqueued again by their schedule, deliveries live
    * in the database outbox and their sweeper enqueues them again.
    */
-  async add<N extends QueueName>(queue: N, data: unknown, options: EnqueueOptions = {}): Promise<void> {
+  async add<T>(definition: QueueDefinition<T>, data: T, options: EnqueueOptions = {}): Promise<void> {
+    const queue = definition.name;
     if (this.health && !this.health.isUp())
       throw new JobQueueUnavailableError(`Redis is not answering: ${queue} job not enqueued`);
     let timer: NodeJS.Timeout | undefined;
@@ -59,11 +59,11 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
     }
   }
 
-  private async enqueue(queue: QueueName, data: unknown, options: EnqueueOptions): Promise<void> {
+  private async enqueue(queue: string, data: unknown, options: EnqueueOptions): Promise<void> {
     await this.queue(queue).add(data, {
       jobId: options.jobId,
       delay: options.delayMs,
-      attempts: this.definitions[queue].attempts,
+      attempts: this.definition(queue).attempts,
       backoff: { type: SCHEDULE_BACKOFF },
       // Completed jobs are kept a day so that their ids keep deduplicating late adds.
       removeOnComplete: { age: 86_400, count: 10_000 },
@@ -71,11 +71,13 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
     });
   }
 
-  process<N extends QueueName>(queue: N, processor: JobProcessor<N>): void {
+  process<T>(definition: QueueDefinition<T>, processor: JobProcessor<T>): void {
+    const queue = definition.name;
     const bull = this.queue(queue);
-    void bull.process(this.definitions[queue].concurrency, async (job) => {
+    const runBy = this.definition(queue) as QueueDefinition<T>;
+    void bull.process(runBy.concurrency, async (job) => {
       try {
-        await runJob(queue, this.definitions[queue], processor, job.data, job.attemptsMade + 1);
+        await runJob(runBy, processor, job.data, job.attemptsMade + 1);
       } catch (err) {
         if (err instanceof InvalidJobPayloadError) await job.discard();
         throw err;
@@ -92,7 +94,7 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       let busy = 0;
-      for (const name of QUEUE_NAMES) {
+      for (const name of this.queues.keys()) {
         const counts = await this.queue(name).getJobCounts();
         busy += counts.waiting + counts.active + counts.delayed;
       }
@@ -106,7 +108,7 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
     // Before the database closes: let running jobs finish (a deploy stops workers
     // gracefully), then close the Redis connections.
     await Promise.all(
-      QUEUE_NAMES.map((name) =>
+      [...this.queues.keys()].map((name) =>
         this.queue(name)
           .close()
           .catch(() => undefined),
@@ -114,7 +116,13 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
     );
   }
 
-  private queue(name: QueueName): Queue {
-    return this.queues.get(name)!;
+  private queue(name: string): Queue {
+    const queue = this.queues.get(name);
+    if (!queue) throw new Error(`no queue named ${name} is registered (app/queues.ts)`);
+    return queue;
+  }
+
+  private definition(name: string): QueueDefinition<unknown> {
+    return this.definitions.get(name)!;
   }
 }

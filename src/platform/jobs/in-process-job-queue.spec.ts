@@ -1,12 +1,10 @@
 import { InProcessJobQueue } from './in-process-job-queue';
-import { DEFAULT_QUEUE_DEFINITIONS, QueueDefinitions } from './job-queue';
+import { queueDefinitions } from './job-queue';
 import { PROBE_QUEUE, ProbeJob } from '../../status/probe/probe.queue';
 
 /** The probe queue with a fast schedule: 3 tries, 50 ms then 100 ms apart, 2 at once. */
-const FAST: QueueDefinitions = {
-  ...DEFAULT_QUEUE_DEFINITIONS,
-  probe: { ...PROBE_QUEUE, attempts: 3, backoffMs: [50, 100], concurrency: 2 },
-};
+const FAST_PROBE = { ...PROBE_QUEUE, attempts: 3, backoffMs: [50, 100], concurrency: 2 };
+const FAST = queueDefinitions([FAST_PROBE]);
 const job = (n: number): ProbeJob => ({
   country: 'NO',
   slotStart: new Date(Date.UTC(2026, 10, 22, 0, n)).toISOString(),
@@ -16,10 +14,10 @@ describe('InProcessJobQueue (the embedded job runner)', () => {
   it('runs each job id once, however often it is added', async () => {
     const q = new InProcessJobQueue(FAST);
     const seen: string[] = [];
-    q.process('probe', { process: async (d) => void seen.push(d.slotStart) });
-    await q.add('probe', job(1), { jobId: 'x' });
-    await q.add('probe', job(2), { jobId: 'x' });
-    await q.add('probe', job(3), { jobId: 'y' });
+    q.process(PROBE_QUEUE, { process: async (d) => void seen.push(d.slotStart) });
+    await q.add(PROBE_QUEUE, job(1), { jobId: 'x' });
+    await q.add(PROBE_QUEUE, job(2), { jobId: 'x' });
+    await q.add(PROBE_QUEUE, job(3), { jobId: 'y' });
     await q.drain();
     expect(seen).toEqual([job(1).slotStart, job(3).slotStart]);
   });
@@ -29,14 +27,14 @@ describe('InProcessJobQueue (the embedded job runner)', () => {
     const tries: Array<[number, number]> = [];
     const finals: Error[] = [];
     const start = Date.now();
-    q.process('probe', {
+    q.process(PROBE_QUEUE, {
       process: async (_d, attempt) => {
         tries.push([attempt, Date.now() - start]);
         throw new Error(`no ${attempt}`);
       },
       onFinalFailure: async (_d, err) => void finals.push(err),
     });
-    await q.add('probe', job(1));
+    await q.add(PROBE_QUEUE, job(1));
     await q.drain();
     expect(tries.map((a) => a[0])).toEqual([1, 2, 3]);
     expect(tries[1][1]).toBeGreaterThanOrEqual(45);
@@ -48,11 +46,11 @@ describe('InProcessJobQueue (the embedded job runner)', () => {
     const q = new InProcessJobQueue(FAST);
     let ran = 0;
     const finals: string[] = [];
-    q.process('probe', {
+    q.process(PROBE_QUEUE, {
       process: async () => void ran++,
       onFinalFailure: async (_d, err) => void finals.push(err.message),
     });
-    await q.add('probe', { country: 'XX', slotStart: 'yesterday' } as unknown as ProbeJob);
+    await q.add(PROBE_QUEUE, { country: 'XX', slotStart: 'yesterday' } as unknown as ProbeJob);
     await q.drain();
     expect(ran).toBe(0);
     expect(finals).toHaveLength(1);
@@ -61,13 +59,13 @@ describe('InProcessJobQueue (the embedded job runner)', () => {
 
   it('holds jobs added before their processor is registered, honours concurrency and delays', async () => {
     const q = new InProcessJobQueue(FAST);
-    for (let i = 0; i < 6; i++) await q.add('probe', job(i));
+    for (let i = 0; i < 6; i++) await q.add(PROBE_QUEUE, job(i));
     const started: number[] = [];
     const t0 = Date.now();
-    await q.add('probe', job(59), { delayMs: 150 });
+    await q.add(PROBE_QUEUE, job(59), { delayMs: 150 });
     let running = 0;
     let most = 0;
-    q.process('probe', {
+    q.process(PROBE_QUEUE, {
       process: async (d) => {
         started.push(Date.now() - t0);
         if (d.slotStart === job(59).slotStart) expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
@@ -83,18 +81,18 @@ describe('InProcessJobQueue (the embedded job runner)', () => {
   });
 
   it('on shutdown drops waiting jobs and retries but lets the running one finish', async () => {
-    const q = new InProcessJobQueue({ ...FAST, probe: { ...FAST.probe, concurrency: 1 } });
+    const q = new InProcessJobQueue(queueDefinitions([{ ...FAST_PROBE, concurrency: 1 }]));
     let finished = 0;
     let started = 0;
-    q.process('probe', {
+    q.process(PROBE_QUEUE, {
       process: async () => {
         started++;
         await new Promise((r) => setTimeout(r, 100));
         finished++;
       },
     });
-    await q.add('probe', job(1));
-    await q.add('probe', job(2));
+    await q.add(PROBE_QUEUE, job(1));
+    await q.add(PROBE_QUEUE, job(2));
     await new Promise((r) => setTimeout(r, 20));
     await q.beforeApplicationShutdown();
     expect([started, finished]).toEqual([1, 1]);

@@ -1,7 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { retryDelayMs } from './queue-definition';
+import { QueueDefinition, retryDelayMs } from './queue-definition';
 import {
-  DEFAULT_QUEUE_DEFINITIONS,
   EnqueueOptions,
   InvalidJobPayloadError,
   JobProcessor,
@@ -10,7 +9,6 @@ import {
   QueueDefinitions,
   runJob,
 } from './job-queue';
-import { QueueName } from '../../app/queues';
 
 interface PendingJob {
   data: unknown;
@@ -28,23 +26,24 @@ const SEEN_IDS_KEPT = 10_000;
 @Injectable()
 export class InProcessJobQueue extends JobQueue implements BeforeApplicationShutdown {
   private readonly logger = new Logger(InProcessJobQueue.name);
-  private readonly processors = new Map<QueueName, JobProcessor<QueueName>>();
-  private readonly waiting = new Map<QueueName, PendingJob[]>();
-  private readonly running = new Map<QueueName, number>();
+  private readonly processors = new Map<string, JobProcessor<unknown>>();
+  private readonly waiting = new Map<string, PendingJob[]>();
+  private readonly running = new Map<string, number>();
+  /** Each queue's definition as jobs run by it: the configured one, or the one a caller named. */
+  private readonly runBy = new Map<string, QueueDefinition<unknown>>();
   private readonly seenIds = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private active = 0;
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
-  constructor(
-    @Optional() @Inject(QUEUE_DEFINITIONS) private readonly definitions: QueueDefinitions = DEFAULT_QUEUE_DEFINITIONS,
-  ) {
+  constructor(@Optional() @Inject(QUEUE_DEFINITIONS) private readonly definitions: QueueDefinitions = new Map()) {
     super();
   }
 
-  async add<N extends QueueName>(queue: N, data: unknown, options: EnqueueOptions = {}): Promise<void> {
+  async add<T>(definition: QueueDefinition<T>, data: T, options: EnqueueOptions = {}): Promise<void> {
     if (this.stopped) return;
+    const queue = this.know(definition);
     if (options.jobId) {
       const key = `${queue}:${options.jobId}`;
       if (this.seenIds.has(key)) return;
@@ -56,9 +55,16 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     else this.enqueue(queue, job);
   }
 
-  process<N extends QueueName>(queue: N, processor: JobProcessor<N>): void {
-    this.processors.set(queue, processor as unknown as JobProcessor<QueueName>);
+  process<T>(definition: QueueDefinition<T>, processor: JobProcessor<T>): void {
+    const queue = this.know(definition);
+    this.processors.set(queue, processor as JobProcessor<unknown>);
     this.pump(queue);
+  }
+
+  private know(definition: QueueDefinition<unknown>): string {
+    if (!this.runBy.has(definition.name))
+      this.runBy.set(definition.name, this.definitions.get(definition.name) ?? definition);
+    return definition.name;
   }
 
   async drain(timeoutMs = 30_000): Promise<void> {
@@ -85,7 +91,7 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     await this.drain(10_000).catch(() => this.logger.warn('shutting down with jobs still running'));
   }
 
-  private later(queue: QueueName, job: PendingJob, delayMs: number): void {
+  private later(queue: string, job: PendingJob, delayMs: number): void {
     this.active++;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
@@ -95,7 +101,7 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     this.timers.add(timer);
   }
 
-  private enqueue(queue: QueueName, job: PendingJob): void {
+  private enqueue(queue: string, job: PendingJob): void {
     const list = this.waiting.get(queue) ?? [];
     list.push(job);
     this.waiting.set(queue, list);
@@ -103,11 +109,11 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     setImmediate(() => this.pump(queue));
   }
 
-  private pump(queue: QueueName): void {
+  private pump(queue: string): void {
     const processor = this.processors.get(queue);
     const list = this.waiting.get(queue);
     if (!processor || !list) return;
-    const concurrency = this.definitions[queue].concurrency;
+    const concurrency = this.runBy.get(queue)!.concurrency;
     while (list.length > 0 && (this.running.get(queue) ?? 0) < concurrency) {
       const job = list.shift()!;
       this.running.set(queue, (this.running.get(queue) ?? 0) + 1);
@@ -115,11 +121,11 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     }
   }
 
-  private async run(queue: QueueName, processor: JobProcessor<QueueName>, job: PendingJob): Promise<void> {
+  private async run(queue: string, processor: JobProcessor<unknown>, job: PendingJob): Promise<void> {
+    const definition = this.runBy.get(queue)!;
     try {
-      await runJob(queue, this.definitions[queue], processor, job.data, job.attempt);
+      await runJob(definition, processor, job.data, job.attempt);
     } catch (err) {
-      const definition = this.definitions[queue];
       if (!(err instanceof InvalidJobPayloadError) && job.attempt < definition.attempts && !this.stopped) {
         const delay = retryDelayMs(definition, job.attempt);
         this.logger.warn(

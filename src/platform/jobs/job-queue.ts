@@ -1,11 +1,17 @@
 import { Logger } from '@nestjs/common';
 import type { QueueDefinition } from './queue-definition';
-import { QueueName, QueuePayload, QUEUES } from '../../app/queues';
 
-/** The definitions a backend runs by (tests pass faster schedules). */
-export type QueueDefinitions = { [N in QueueName]: QueueDefinition<QueuePayload<N>> };
+/**
+ * The queues a backend runs, by name: the service's list (app/queues.ts), where tests may put
+ * a faster schedule in place of a queue's own.
+ */
+export type QueueDefinitions = ReadonlyMap<string, QueueDefinition<unknown>>;
 export const QUEUE_DEFINITIONS = Symbol('QUEUE_DEFINITIONS');
-export const DEFAULT_QUEUE_DEFINITIONS: QueueDefinitions = QUEUES;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each queue has its own payload type
+export function queueDefinitions(list: ReadonlyArray<QueueDefinition<any>>): QueueDefinitions {
+  return new Map(list.map((q) => [q.name, q as QueueDefinition<unknown>]));
+}
 
 export interface EnqueueOptions {
   /** A deterministic id: adding a job whose id is already known is a no-op (deduplication). */
@@ -15,9 +21,9 @@ export interface EnqueueOptions {
 }
 
 /** What a queue's processor implements. */
-export interface JobProcessor<N extends QueueName> {
+export interface JobProcessor<T> {
   /** Does the work of one job; throwing fails this try (retried on the queue's schedule). */
-  process(data: QueuePayload<N>, attempt: number): Promise<void>;
+  process(data: T, attempt: number): Promise<void>;
   /** Called once when a job has failed for good: its last try failed, or its payload was invalid. */
   onFinalFailure?(data: unknown, error: Error): Promise<void>;
 }
@@ -35,8 +41,8 @@ export class InvalidJobPayloadError extends Error {}
  * Only processors (registered in the worker) call `process()`.
  */
 export abstract class JobQueue {
-  abstract add<N extends QueueName>(queue: N, data: QueuePayload<N>, options?: EnqueueOptions): Promise<void>;
-  abstract process<N extends QueueName>(queue: N, processor: JobProcessor<N>): void;
+  abstract add<T>(queue: QueueDefinition<T>, data: T, options?: EnqueueOptions): Promise<void>;
+  abstract process<T>(queue: QueueDefinition<T>, processor: JobProcessor<T>): void;
   /** Resolves when no job is waiting or running (tests, graceful shutdown). */
   abstract drain(timeoutMs?: number): Promise<void>;
 }
@@ -48,13 +54,13 @@ const logger = new Logger('Jobs');
  * failed try (or an invalid payload) call the final-failure hook. Rethrows so the backend
  * schedules the retry.
  */
-export async function runJob<N extends QueueName>(
-  queue: N,
-  definition: QueueDefinition<QueuePayload<N>>,
-  processor: JobProcessor<N>,
+export async function runJob<T>(
+  definition: QueueDefinition<T>,
+  processor: JobProcessor<T>,
   raw: unknown,
   attempt: number,
 ): Promise<void> {
+  const queue = definition.name;
   const parsed = definition.payload.safeParse(raw);
   if (!parsed.success) {
     const error = new InvalidJobPayloadError(
@@ -64,7 +70,7 @@ export async function runJob<N extends QueueName>(
     throw error;
   }
   try {
-    await processor.process(parsed.data as QueuePayload<N>, attempt);
+    await processor.process(parsed.data, attempt);
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     if (attempt >= definition.attempts) await finalFailure(queue, processor, raw, error);
@@ -72,12 +78,7 @@ export async function runJob<N extends QueueName>(
   }
 }
 
-async function finalFailure<N extends QueueName>(
-  queue: N,
-  processor: JobProcessor<N>,
-  raw: unknown,
-  error: Error,
-): Promise<void> {
+async function finalFailure<T>(queue: string, processor: JobProcessor<T>, raw: unknown, error: Error): Promise<void> {
   logger.error(`${queue} job failed for good: ${error.message}`);
   try {
     await processor.onFinalFailure?.(raw, error);

@@ -5,19 +5,20 @@ import { AppConfig } from '../config/app-config';
 import { RedisHealth } from '../redis/redis-health.service';
 import { BullJobQueue, SCHEDULE_BACKOFF } from './bull-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
-import { JobQueue } from './job-queue';
+import { JobQueue, QUEUE_DEFINITIONS, QueueDefinitions } from './job-queue';
 import { retryDelayMs } from './queue-definition';
-import { QUEUE_NAMES, QUEUES } from '../../app/queues';
 
-/** Bull on Redis when REDIS_URL is set, the in-process runner otherwise; every queue of `queues.ts`. */
+/** Bull on Redis when REDIS_URL is set, the in-process runner otherwise; every queue the app lists. */
 @Module({})
 export class JobsModule {
-  static forConfig(config: AppConfig): DynamicModule {
+  static forConfig(config: AppConfig, definitions: QueueDefinitions): DynamicModule {
+    const names = [...definitions.keys()];
+    const definitionsProvider = { provide: QUEUE_DEFINITIONS, useValue: definitions };
     if (!config.redisUrl) {
       return {
         module: JobsModule,
         global: true,
-        providers: [{ provide: JobQueue, useClass: InProcessJobQueue }],
+        providers: [definitionsProvider, { provide: JobQueue, useClass: InProcessJobQueue }],
         exports: [JobQueue],
       };
     }
@@ -48,10 +49,12 @@ export class JobsModule {
           }),
         }),
         BullModule.registerQueue(
-          ...QUEUE_NAMES.map((name) => ({
+          ...names.map((name) => ({
             name,
             settings: {
-              backoffStrategies: { [SCHEDULE_BACKOFF]: (triesMade: number) => retryDelayMs(QUEUES[name], triesMade) },
+              backoffStrategies: {
+                [SCHEDULE_BACKOFF]: (triesMade: number) => retryDelayMs(definitions.get(name)!, triesMade),
+              },
             },
           })),
         ),
@@ -59,9 +62,9 @@ export class JobsModule {
       providers: [
         {
           provide: JobQueue,
-          inject: [RedisHealth, ...QUEUE_NAMES.map((name) => getQueueToken(name))],
+          inject: [RedisHealth, ...names.map((name) => getQueueToken(name))],
           useFactory: (health: RedisHealth, ...queues: Queue[]) =>
-            new BullJobQueue(new Map(QUEUE_NAMES.map((name, i) => [name, queues[i]])), health),
+            new BullJobQueue(new Map(names.map((name, i) => [name, queues[i]])), definitions, health),
         },
       ],
       exports: [JobQueue],

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
@@ -10,6 +10,7 @@ import { RATE_LIMIT_STORAGE, RateLimitMiddleware } from './rate-limit.middleware
  * Rate-limit storage: in memory on the embedded default; with REDIS_URL, Redis (shared by
  * replicas), falling back to memory while Redis does not answer.
  */
+@Global()
 @Module({
   providers: [
     {

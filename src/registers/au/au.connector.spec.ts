@@ -18,7 +18,7 @@ describe('AuConnector on a fake ABN Lookup', () => {
   const fake = new FakeRegister();
   const clock = new ManualClock(new Date(NOW));
 
-  const connectors = connectorBuilder(AuConnector, clock, () => ({
+  const connectors = connectorBuilder('AU', AuConnector, clock, () => ({
     REGISTER_AU_API_URL: fake.url,
     REGISTER_AU_GUID: GUID,
     REGISTER_TIMEOUT_MS: '300',

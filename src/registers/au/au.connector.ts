@@ -1,10 +1,7 @@
-import { Injectable } from '@nestjs/common';
 import type { AxiosInstance } from 'axios';
-import { Clock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
-import { HttpClientFactory } from '../client/http-client.factory';
-import { findRegister } from '../register-table';
-import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector } from '../connector';
+import type { Clock } from '../../platform/clock';
+import { AU_DEFINITION } from './au.definition';
+import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector, ConnectorDeps } from '../connector';
 import { UpstreamError } from '../upstream-error';
 import { AbrRecord, parseAbnDetails, parseMatchingNames, unwrapJsonp } from './abr-parser';
 
@@ -18,20 +15,18 @@ const CALLBACK = 'callback';
  * required). ABNs are read with AbnDetails, ACNs with AcnDetails, names with MatchingNames.
  * ABN Lookup publishes no officers.
  */
-@Injectable()
 export class AuConnector implements RegisterConnector {
   readonly country = 'AU' as const;
-  private readonly register = findRegister('AU')!;
+  private readonly register = AU_DEFINITION;
   private readonly client: AxiosInstance;
   private readonly guid?: string;
 
-  constructor(
-    config: AppConfig,
-    http: HttpClientFactory,
-    private readonly clock: Clock,
-  ) {
+  private readonly clock: Clock;
+
+  constructor({ settings, http, clock }: ConnectorDeps) {
+    this.clock = clock;
     this.client = http.forRegister('AU', 'API');
-    this.guid = config.register('AU').credentials.GUID;
+    this.guid = settings.credentials.GUID;
   }
 
   source(): ConnectorSource {

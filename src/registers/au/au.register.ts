@@ -5,12 +5,16 @@ import { AuConnector } from './au.connector';
 import { AU_DEFINITION } from './au.definition';
 import { recognizeAuIdentifier } from './au.identifier';
 
-/** Everything the service knows of this register: its data, connector, identifiers, bulk files and name words. */
+/** Everything the service knows of this register: see `Register`. */
 export const AU_REGISTER: Register = {
   definition: AU_DEFINITION,
-  connector: AuConnector,
+  createConnector: (deps) => new AuConnector(deps),
   recognizeIdentifier: recognizeAuIdentifier,
   bulkFormats: AU_BULK_FORMATS,
   nameStopWords: ['pty', 'proprietary'],
   changeDetection: AU_CHANGE_DETECTION,
+  simulation: {
+    status: { active: 'Active', inactive: 'Cancelled' },
+    legalFormPairs: [['Australian Private Company', 'Australian Public Company']],
+  },
 };

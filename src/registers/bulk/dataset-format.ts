@@ -1,4 +1,4 @@
-import type { CountryCode } from '../register-definition';
+import type { CountryCode } from '../registers';
 import type { DatasetReader } from './dataset-row';
 
 /** One published bulk format of one register. */

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { CompanyRecord, StatusCategory } from '../connector';
-import type { CountryCode } from '../register-table';
+import type { CountryCode } from '../registers';
 
 /**
  * One company as a bulk-file reader hands it over. The pipeline adds what is the same for

@@ -15,7 +15,7 @@ describe('CaConnector on a fake Corporations Canada', () => {
   const fake = new FakeRegister();
   const clock = new ManualClock(new Date(NOW));
 
-  const connectors = connectorBuilder(CaConnector, clock, () => ({
+  const connectors = connectorBuilder('CA', CaConnector, clock, () => ({
     REGISTER_CA_API_URL: fake.url,
     REGISTER_CA_GATEWAY_URL: `${fake.url}/gateway`,
     REGISTER_TIMEOUT_MS: '300',

@@ -1,10 +1,14 @@
-import { Injectable } from '@nestjs/common';
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import { Clock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
-import { HttpClientFactory } from '../client/http-client.factory';
-import { findRegister } from '../register-table';
-import type { CompanyDetail, CompanyRecord, ConnectorSource, Officer, RegisterConnector } from '../connector';
+import type { Clock } from '../../platform/clock';
+import { CA_DEFINITION } from './ca.definition';
+import type {
+  CompanyDetail,
+  CompanyRecord,
+  ConnectorSource,
+  Officer,
+  RegisterConnector,
+  ConnectorDeps,
+} from '../connector';
 import { parseJsonText } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { CorpCanRecord, parseCorpCanCorporation, parseCorpCanDirectors } from './corpcan-parser';
@@ -18,25 +22,22 @@ export const CA_PROBE_CORPORATION = '1007';
  * REGISTER_CA_API_KEY the ISED API gateway instead, which also publishes directors.
  * Lookup only: neither has a name search (see NameSearchUnsupportedError).
  */
-@Injectable()
 export class CaConnector implements RegisterConnector {
   readonly country = 'CA' as const;
-  private readonly registerName = findRegister('CA')!.name;
+  private readonly registerName = CA_DEFINITION.name;
   private readonly keyless: AxiosInstance;
   private readonly gateway: AxiosInstance;
   private readonly webUrl: string;
   private readonly apiKey?: string;
 
-  constructor(
-    config: AppConfig,
-    http: HttpClientFactory,
-    private readonly clock: Clock,
-  ) {
-    const register = config.register('CA');
+  private readonly clock: Clock;
+
+  constructor({ settings, http, clock }: ConnectorDeps) {
+    this.clock = clock;
     this.keyless = http.forRegister('CA', 'API');
     this.gateway = http.forRegister('CA', 'GATEWAY');
-    this.webUrl = register.urls.WEB;
-    this.apiKey = register.credentials.API_KEY;
+    this.webUrl = settings.urls.WEB;
+    this.apiKey = settings.credentials.API_KEY;
   }
 
   source(): ConnectorSource {

@@ -6,7 +6,8 @@ import { AppConfig } from '../../platform/config/app-config';
 import { RegisterBreaker, RegisterUnreachableError } from './register-breaker';
 import { isConnectionFailure, localQueue, PolitenessQueue, sharedQueue } from './politeness';
 import { RedisHealth } from '../../platform/redis/redis-health.service';
-import { CountryCode, findRegister } from '../register-table';
+import { RegistersConfig } from '../register-config';
+import { CountryCode, REGISTERS } from '../registers';
 
 export interface RegisterClientOptions {
   /** Overrides the configured register timeout (probes use their own). */
@@ -33,6 +34,7 @@ export class HttpClientFactory implements OnApplicationShutdown {
 
   constructor(
     private readonly config: AppConfig,
+    private readonly registers: RegistersConfig,
     @Optional() breaker?: RegisterBreaker,
     @Optional() private readonly redis?: RedisHealth,
   ) {
@@ -44,7 +46,7 @@ export class HttpClientFactory implements OnApplicationShutdown {
   }
 
   forRegister(country: CountryCode, purpose: string, options: RegisterClientOptions = {}): AxiosInstance {
-    const baseURL = this.config.register(country).urls[purpose];
+    const baseURL = this.registers.of(country).urls[purpose];
     if (!baseURL) throw new Error(`register ${country} has no ${purpose} endpoint in the register table`);
     const limiter = this.limiter(country, purpose);
     const adapter = this.defaultAdapter;
@@ -126,7 +128,7 @@ export class HttpClientFactory implements OnApplicationShutdown {
     const key = `${country}:${purpose}`;
     let queue = this.limiters.get(key);
     if (!queue) {
-      const politeness = findRegister(country)!.endpoints[purpose].politeness;
+      const politeness = REGISTERS[country].definition.endpoints[purpose].politeness;
       queue =
         this.config.redisUrl && this.redis
           ? sharedQueue(`${this.config.redisKeyPrefix}:politeness:${key}`, politeness, this.redis, () =>

@@ -4,7 +4,7 @@ import { AxiosError } from 'axios';
 import { Clock } from '../../platform/clock';
 import { AppConfig } from '../../platform/config/app-config';
 import { UpstreamError, UpstreamErrorClass } from '../upstream-error';
-import type { CountryCode } from '../register-table';
+import type { CountryCode } from '../registers';
 
 /** Failures that say the register cannot be reached at all (as opposed to an answer we dislike). */
 const CONNECTION_LEVEL: ReadonlySet<UpstreamErrorClass> = new Set([

@@ -20,8 +20,8 @@ export class DkSidstOpdateretFeed implements ChangeFeed {
   readonly url: string;
   private readonly connector: DkConnector;
 
-  constructor({ config, connector }: ChangeSourceDeps) {
-    this.url = `${config.register('DK').urls.API}/cvr-permanent/virksomhed/_search`;
+  constructor({ settings, connector }: ChangeSourceDeps) {
+    this.url = `${settings.urls.API}/cvr-permanent/virksomhed/_search`;
     this.connector = connector as DkConnector;
   }
 

@@ -36,7 +36,7 @@ describe('DkConnector on a fake CVR distribution', () => {
   const fake = new FakeRegister();
   const clock = new ManualClock(new Date(NOW));
 
-  const connectors = connectorBuilder(DkConnector, clock, () => ({
+  const connectors = connectorBuilder('DK', DkConnector, clock, () => ({
     REGISTER_DK_API_URL: fake.url,
     REGISTER_DK_USERNAME: 'u',
     REGISTER_DK_PASSWORD: 'p',

@@ -1,10 +1,14 @@
-import { Injectable } from '@nestjs/common';
 import type { AxiosInstance } from 'axios';
-import { Clock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
-import { HttpClientFactory } from '../client/http-client.factory';
-import { findRegister } from '../register-table';
-import type { CompanyDetail, CompanyRecord, ConnectorSource, RecordSource, RegisterConnector } from '../connector';
+import type { Clock } from '../../platform/clock';
+import { DK_DEFINITION } from './dk.definition';
+import type {
+  CompanyDetail,
+  CompanyRecord,
+  ConnectorSource,
+  RecordSource,
+  RegisterConnector,
+  ConnectorDeps,
+} from '../connector';
 import { parseJsonText } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import type { Json } from './cvr-json';
@@ -20,25 +24,22 @@ export const DK_PROBE_CVR = '25052943';
  * Denmark: the CVR system-to-system Elasticsearch distribution (HTTP Basic credentials issued
  * by Erhvervsstyrelsen). Without both credentials no read is attempted.
  */
-@Injectable()
 export class DkConnector implements RegisterConnector {
   readonly country = 'DK' as const;
-  private readonly registerName = findRegister('DK')!.name;
+  private readonly registerName = DK_DEFINITION.name;
   private readonly client: AxiosInstance;
   private readonly webUrl: string;
   private readonly username?: string;
   private readonly password?: string;
 
-  constructor(
-    config: AppConfig,
-    http: HttpClientFactory,
-    private readonly clock: Clock,
-  ) {
-    const register = config.register('DK');
+  private readonly clock: Clock;
+
+  constructor({ settings, http, clock }: ConnectorDeps) {
+    this.clock = clock;
     this.client = http.forRegister('DK', 'API');
-    this.webUrl = register.urls.WEB;
-    this.username = register.credentials.USERNAME;
-    this.password = register.credentials.PASSWORD;
+    this.webUrl = settings.urls.WEB;
+    this.username = settings.credentials.USERNAME;
+    this.password = settings.credentials.PASSWORD;
   }
 
   source(): ConnectorSource {

@@ -5,12 +5,16 @@ import { DkConnector } from './dk.connector';
 import { DK_DEFINITION } from './dk.definition';
 import { recognizeDkIdentifier } from './dk.identifier';
 
-/** Everything the service knows of this register: its data, connector, identifiers, bulk files and name words. */
+/** Everything the service knows of this register: see `Register`. */
 export const DK_REGISTER: Register = {
   definition: DK_DEFINITION,
-  connector: DkConnector,
+  createConnector: (deps) => new DkConnector(deps),
   recognizeIdentifier: recognizeDkIdentifier,
   bulkFormats: DK_BULK_FORMATS,
   nameStopWords: ['aps', 'ivs', 'amba', 'fmba', 'smba'],
   changeDetection: DK_CHANGE_DETECTION,
+  simulation: {
+    status: { active: 'NORMAL', inactive: 'UNDER FRIVILLIG LIKVIDATION' },
+    legalFormPairs: [['Anpartsselskab', 'Aktieselskab']],
+  },
 };

@@ -29,10 +29,10 @@ export class FrInseeFeed implements ChangeFeed {
   private readonly clock: Clock;
   private readonly connector: FrConnector;
 
-  constructor({ config, http, clock, connector }: ChangeSourceDeps) {
+  constructor({ settings, http, clock, connector }: ChangeSourceDeps) {
     this.api = http.forRegister('FR', 'API');
-    this.apiKey = config.register('FR').credentials.API_KEY;
-    this.url = `${config.register('FR').urls.API}/siret`;
+    this.apiKey = settings.credentials.API_KEY;
+    this.url = `${settings.urls.API}/siret`;
     this.clock = clock;
     this.connector = connector as FrConnector;
   }

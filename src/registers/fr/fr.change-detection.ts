@@ -7,8 +7,8 @@ import { FrInseeFeed } from './fr-insee-feed';
  * mirror, its events marked `source_mode: mirror` (never `live`).
  */
 export const FR_CHANGE_DETECTION: ChangeDetectionPlan = {
-  mode: (config) => (config.register('FR').credentials.API_KEY ? 'feed' : 'schedule'),
-  readEndpoint: (config) => (config.register('FR').credentials.API_KEY ? 'API' : 'MIRROR'),
+  mode: (settings) => (settings.credentials.API_KEY ? 'feed' : 'schedule'),
+  readEndpoint: (settings) => (settings.credentials.API_KEY ? 'API' : 'MIRROR'),
   createFeed: (deps) => new FrInseeFeed(deps),
   readme: {
     how: 'With an INSEE key: `/siret?q=dateDernierTraitementUniteLegale:[last run TO *] …` for head offices, polled; each hit is the whole record (no re-read). Without: each watched unit re-read once per interval from the recherche-entreprises mirror, events marked `source_mode: mirror`',

@@ -1,5 +1,5 @@
+import { loadConfig } from '../../app/config';
 import { ManualClock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
 import { HttpClientFactory } from '../client/http-client.factory';
 import { FakeRegister, FakeResponse, fixture } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
@@ -41,15 +41,15 @@ describe('FrConnector', () => {
   afterEach(() => http.onApplicationShutdown());
 
   function connector(env: Record<string, string> = {}): FrConnector {
-    const config = AppConfig.fromEnv({
+    const { app: config, registers } = loadConfig({
       REGISTER_FR_API_URL: `${fake.url}${INSEE}`,
       REGISTER_FR_MIRROR_URL: fake.url,
       REGISTER_TIMEOUT_MS: '300',
       PROBE_TIMEOUT_MS: '300',
       ...env,
     });
-    http = new HttpClientFactory(config);
-    return new FrConnector(config, http, clock);
+    http = new HttpClientFactory(config, registers);
+    return new FrConnector({ settings: registers.of('FR'), config, http, clock });
   }
 
   describe('without a key: the recherche-entreprises mirror (not official)', () => {

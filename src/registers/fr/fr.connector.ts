@@ -1,10 +1,14 @@
-import { Injectable } from '@nestjs/common';
 import type { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
-import { Clock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
-import { HttpClientFactory } from '../client/http-client.factory';
-import { findRegister } from '../register-table';
-import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector, SourceKind } from '../connector';
+import type { Clock } from '../../platform/clock';
+import { FR_DEFINITION } from './fr.definition';
+import type {
+  CompanyDetail,
+  CompanyRecord,
+  ConnectorSource,
+  RegisterConnector,
+  SourceKind,
+  ConnectorDeps,
+} from '../connector';
 import { answeredOrNotFound, jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { parseInseeAddress, parseInseeSiren, parseInseeSiret, parseInseeSiretSearch } from './insee-parsers';
@@ -21,30 +25,27 @@ const MIRROR_MAX_PER_PAGE = 25;
  * State's open recherche-entreprises API (Annuaire des Entreprises), a public mirror of Sirene:
  * never official, and `source()` says so, so the register is shown degraded with a warning.
  */
-@Injectable()
 export class FrConnector implements RegisterConnector {
   readonly country = 'FR' as const;
-  private readonly registerName = findRegister('FR')!.name;
+  private readonly registerName = FR_DEFINITION.name;
   private readonly apiKey?: string;
   private readonly insee: AxiosInstance;
   private readonly mirror: AxiosInstance;
   private readonly probeClient: AxiosInstance;
   private readonly webUrl: string;
 
-  constructor(
-    config: AppConfig,
-    http: HttpClientFactory,
-    private readonly clock: Clock,
-  ) {
-    const register = config.register('FR');
-    this.apiKey = register.credentials.API_KEY;
+  private readonly clock: Clock;
+
+  constructor({ settings, config, http, clock }: ConnectorDeps) {
+    this.clock = clock;
+    this.apiKey = settings.credentials.API_KEY;
     this.insee = http.forRegister('FR', 'API');
     this.mirror = http.forRegister('FR', 'MIRROR');
     this.probeClient = http.forRegister('FR', this.apiKey ? 'API' : 'MIRROR', {
       timeoutMs: config.probe.timeoutMs,
       retries: 0,
     });
-    this.webUrl = register.urls.WEB;
+    this.webUrl = settings.urls.WEB;
   }
 
   source(): ConnectorSource {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
 import type { ChangeSourceDeps, ChangeStream, FeedEntry } from '../change-detection';
 import type { CompanyRecord } from '../connector';
-import { findRegister } from '../register-table';
+import { GB_DEFINITION } from './gb.definition';
 import { UpstreamError } from '../upstream-error';
 import { parseCompanyProfile } from './ch-api-parsers';
 
@@ -28,18 +28,17 @@ export class GbCompaniesStream implements ChangeStream {
   private readonly client: AxiosInstance;
   private readonly key?: string;
   private readonly webUrl: string;
-  private readonly registerName = findRegister('GB')!.name;
+  private readonly registerName = GB_DEFINITION.name;
   private readonly clock: Clock;
 
   constructor(
-    { config, http, clock }: ChangeSourceDeps,
+    { settings, http, clock }: ChangeSourceDeps,
     private readonly idleMs = GB_STREAM_IDLE_MS,
   ) {
-    const register = config.register('GB');
     this.client = http.forRegister('GB', 'STREAM', { timeoutMs: idleMs, retries: 0 });
-    this.key = register.credentials.STREAM_KEY;
-    this.url = `${register.urls.STREAM}/companies`;
-    this.webUrl = register.urls.WEB;
+    this.key = settings.credentials.STREAM_KEY;
+    this.url = `${settings.urls.STREAM}/companies`;
+    this.webUrl = settings.urls.WEB;
     this.clock = clock;
   }
 

@@ -1,5 +1,5 @@
+import { loadConfig } from '../../app/config';
 import { ManualClock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
 import { HttpClientFactory } from '../client/http-client.factory';
 import { FakeRegister, FakeResponse } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
@@ -37,9 +37,9 @@ describe('GbConnector (Companies House)', () => {
   afterEach(() => http.onApplicationShutdown());
 
   function connector(env: Record<string, string>): GbConnector {
-    const config = AppConfig.fromEnv({ REGISTER_TIMEOUT_MS: '300', PROBE_TIMEOUT_MS: '300', ...env });
-    http = new HttpClientFactory(config);
-    return new GbConnector(config, http, clock);
+    const { app: config, registers } = loadConfig({ REGISTER_TIMEOUT_MS: '300', PROBE_TIMEOUT_MS: '300', ...env });
+    http = new HttpClientFactory(config, registers);
+    return new GbConnector({ settings: registers.of('GB'), config, http, clock });
   }
 
   describe('with REGISTER_GB_API_KEY: the Public Data API', () => {

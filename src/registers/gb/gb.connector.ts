@@ -1,10 +1,7 @@
-import { Injectable } from '@nestjs/common';
 import type { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
-import { Clock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
-import { HttpClientFactory } from '../client/http-client.factory';
+import type { Clock } from '../../platform/clock';
 import { normaliseGbCompanyNumber } from './gb.identifier';
-import { findRegister } from '../register-table';
+import { GB_DEFINITION } from './gb.definition';
 import type {
   CompanyDetail,
   CompanyRecord,
@@ -12,6 +9,7 @@ import type {
   Officer,
   RegisterConnector,
   SourceKind,
+  ConnectorDeps,
 } from '../connector';
 import { answeredOrNotFound, jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
@@ -27,30 +25,27 @@ const MAX_OFFICER_PAGES = 5;
  * Great Britain: Companies House. With REGISTER_GB_API_KEY, its Public Data API (HTTP Basic,
  * the key as username); without one, its own public website. Both are the register itself.
  */
-@Injectable()
 export class GbConnector implements RegisterConnector {
   readonly country = 'GB' as const;
-  private readonly registerName = findRegister('GB')!.name;
+  private readonly registerName = GB_DEFINITION.name;
   private readonly apiKey?: string;
   private readonly api: AxiosInstance;
   private readonly web: AxiosInstance;
   private readonly probeClient: AxiosInstance;
   private readonly webUrl: string;
 
-  constructor(
-    config: AppConfig,
-    http: HttpClientFactory,
-    private readonly clock: Clock,
-  ) {
-    const register = config.register('GB');
-    this.apiKey = register.credentials.API_KEY;
+  private readonly clock: Clock;
+
+  constructor({ settings, config, http, clock }: ConnectorDeps) {
+    this.clock = clock;
+    this.apiKey = settings.credentials.API_KEY;
     this.api = http.forRegister('GB', 'API');
     this.web = http.forRegister('GB', 'WEB');
     this.probeClient = http.forRegister('GB', this.apiKey ? 'API' : 'WEB', {
       timeoutMs: config.probe.timeoutMs,
       retries: 0,
     });
-    this.webUrl = register.urls.WEB;
+    this.webUrl = settings.urls.WEB;
   }
 
   source(): ConnectorSource {

@@ -5,12 +5,16 @@ import { GbConnector } from './gb.connector';
 import { GB_DEFINITION } from './gb.definition';
 import { recognizeGbIdentifier } from './gb.identifier';
 
-/** Everything the service knows of this register: its data, connector, identifiers, bulk files and name words. */
+/** Everything the service knows of this register: see `Register`. */
 export const GB_REGISTER: Register = {
   definition: GB_DEFINITION,
-  connector: GbConnector,
+  createConnector: (deps) => new GbConnector(deps),
   recognizeIdentifier: recognizeGbIdentifier,
   bulkFormats: GB_BULK_FORMATS,
   nameStopWords: [],
   changeDetection: GB_CHANGE_DETECTION,
+  simulation: {
+    status: { active: 'Active', inactive: 'Active - Proposal to Strike off' },
+    legalFormPairs: [['Private limited company', 'Public limited company']],
+  },
 };

@@ -31,9 +31,9 @@ export class NoUpdateFeed implements ChangeFeed {
   readonly url: string;
   private readonly api: AxiosInstance;
 
-  constructor({ config, http }: ChangeSourceDeps) {
+  constructor({ settings, http }: ChangeSourceDeps) {
     this.api = http.forRegister('NO', 'API');
-    this.url = `${config.register('NO').urls.API}/oppdateringer/enheter`;
+    this.url = `${settings.urls.API}/oppdateringer/enheter`;
   }
 
   start(now: Date): string {

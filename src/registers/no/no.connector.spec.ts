@@ -1,5 +1,5 @@
+import { loadConfig } from '../../app/config';
 import { ManualClock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
 import { HttpClientFactory } from '../client/http-client.factory';
 import { FakeRegister, fixture } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
@@ -31,14 +31,14 @@ describe('NoConnector (Enhetsregisteret) against recorded responses', () => {
   });
   beforeEach(() => {
     fake.reset();
-    const config = AppConfig.fromEnv({
+    const { app: config, registers } = loadConfig({
       REGISTER_NO_API_URL: fake.url,
       REGISTER_TIMEOUT_MS: '300',
       PROBE_TIMEOUT_MS: '300',
     });
-    http = new HttpClientFactory(config);
+    http = new HttpClientFactory(config, registers);
     clock = new ManualClock(new Date(NOW));
-    connector = new NoConnector(config, http, clock);
+    connector = new NoConnector({ settings: registers.of('NO'), config, http, clock });
   });
   afterEach(() => http.onApplicationShutdown());
 

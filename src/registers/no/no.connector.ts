@@ -1,10 +1,7 @@
-import { Injectable } from '@nestjs/common';
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import { Clock } from '../../platform/clock';
-import { AppConfig } from '../../platform/config/app-config';
-import { HttpClientFactory } from '../client/http-client.factory';
-import { findRegister } from '../register-table';
-import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector } from '../connector';
+import type { Clock } from '../../platform/clock';
+import { NO_DEFINITION } from './no.definition';
+import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector, ConnectorDeps } from '../connector';
 import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { BrregRecord, parseEnhet, parseEnhetSearch, parseFjernetEnhet, parseRoller } from './brreg-parsers';
@@ -16,22 +13,20 @@ export const NO_PROBE_ORGNR = '923609016';
 const ANSWERS = (status: number) => (status >= 200 && status < 300) || status === 404 || status === 410;
 
 /** Norway: Brønnøysundregistrene's open Enhetsregisteret API (no key). */
-@Injectable()
 export class NoConnector implements RegisterConnector {
   readonly country = 'NO' as const;
-  private readonly registerName = findRegister('NO')!.name;
+  private readonly registerName = NO_DEFINITION.name;
   private readonly api: AxiosInstance;
   private readonly probeClient: AxiosInstance;
   private readonly webUrl: string;
 
-  constructor(
-    config: AppConfig,
-    http: HttpClientFactory,
-    private readonly clock: Clock,
-  ) {
+  private readonly clock: Clock;
+
+  constructor({ settings, config, http, clock }: ConnectorDeps) {
+    this.clock = clock;
     this.api = http.forRegister('NO', 'API');
     this.probeClient = http.forRegister('NO', 'API', { timeoutMs: config.probe.timeoutMs, retries: 0 });
-    this.webUrl = config.register('NO').urls.WEB;
+    this.webUrl = settings.urls.WEB;
   }
 
   source(): ConnectorSource {

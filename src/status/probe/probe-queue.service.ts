@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { JobQueue } from '../../platform/jobs/job-queue';
-import { CountryCode } from '../../registers/register-table';
+import { CountryCode } from '../../registers/registers';
+import { PROBE_QUEUE } from './probe.queue';
 
 /** The only thing that adds probe jobs. */
 @Injectable()
@@ -10,6 +11,6 @@ export class ProbeQueue {
   /** The job id is deterministic: any number of schedulers enqueue one slot once. */
   async enqueue(country: CountryCode, slotStart: Date): Promise<void> {
     const iso = slotStart.toISOString();
-    await this.jobs.add('probe', { country, slotStart: iso }, { jobId: `probe:${country}:${iso}` });
+    await this.jobs.add(PROBE_QUEUE, { country, slotStart: iso }, { jobId: `probe:${country}:${iso}` });
   }
 }

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ConnectorsModule } from '../../registers/connectors.module';
 import { StatusModule } from '../status.module';
 import { ProbeQueue } from './probe-queue.service';
 import { ProbeProcessor } from './probe.processor';
@@ -7,7 +6,7 @@ import { ProbeScheduler } from './probe.scheduler';
 
 /** The probe queue in the worker: the schedule that enqueues one probe per register per slot, and the processor. */
 @Module({
-  imports: [StatusModule, ConnectorsModule],
+  imports: [StatusModule],
   providers: [ProbeQueue, ProbeScheduler, ProbeProcessor],
 })
 export class ProbeWorkerModule {}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COUNTRY_CODES } from '../../registers/register-table';
+import { COUNTRY_CODES } from '../../registers/registers';
 import type { QueueDefinition } from '../../platform/jobs/queue-definition';
 
 export const probeJobSchema = z.object({

@@ -4,7 +4,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { JobQueueUnavailableError } from '../../platform/jobs/job-queue';
 import { Clock } from '../../platform/clock';
 import { ConnectorRegistry } from '../../registers/connector-registry';
-import { REGISTER_TABLE } from '../../registers/register-table';
+import { REGISTER_TABLE } from '../../registers/registers';
 import { RegisterStatusService } from '../register-status.service';
 import { ProbeQueue } from './probe-queue.service';
 import { ProbeService } from './probe.service';

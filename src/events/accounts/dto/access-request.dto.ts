@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { COUNTRY_CODES } from '../../../registers/register-table';
-import { BUILT_EVENT_KINDS, eventKindSchema } from '../../webhooks/events/event-kinds';
+import { COUNTRY_CODES } from '../../../registers/registers';
+import { BUILT_EVENT_KINDS, eventKindSchema } from '../../event-kinds';
 
 export const ACCESS_REQUEST_STATES = ['pending', 'approved', 'rejected'] as const;
 

@@ -6,10 +6,10 @@ import { Clock } from '../../../platform/clock';
 import { returningRows } from '../../../platform/database/returning-rows';
 import { ConnectorRegistry } from '../../../registers/connector-registry';
 import type { CompanyRecord } from '../../../registers/connector';
-import { CountryCode } from '../../../registers/register-table';
+import { CountryCode } from '../../../registers/registers';
 import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
-import { ChangeEventSink } from '../events/change-event-sink';
+import { DetectionEventWriter } from '../events/detection-event-writer';
 import { ChangeSources } from '../feeds/change-sources.service';
 import { FeedCursorEntity } from '../feeds/feed-cursor.entity';
 import { feedName } from '../feeds/feed-names';
@@ -47,7 +47,7 @@ export class CompanyCheckService {
     private readonly statuses: RegisterStatusService,
     private readonly applier: ChangeApplier,
     private readonly sources: ChangeSources,
-    private readonly sink: ChangeEventSink,
+    private readonly sink: DetectionEventWriter,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}

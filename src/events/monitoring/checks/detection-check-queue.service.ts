@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { JobQueue } from '../../../platform/jobs/job-queue';
-import { CountryCode } from '../../../registers/register-table';
+import { CountryCode } from '../../../registers/registers';
+import { DETECTION_CHECK_QUEUE } from './detection-check.queue';
 
 /** The only thing that adds detection-check jobs. */
 @Injectable()
@@ -11,7 +12,7 @@ export class DetectionCheckQueue {
   /** One per feed position: any number of schedulers add it once. */
   async enqueueQuietConfirmation(country: CountryCode, upTo: Date): Promise<void> {
     await this.jobs.add(
-      'detection-check',
+      DETECTION_CHECK_QUEUE,
       { country, confirmQuietUpTo: upTo.toISOString() },
       { jobId: `quiet:${country}:${upTo.toISOString()}` },
     );
@@ -20,7 +21,7 @@ export class DetectionCheckQueue {
   async enqueue(country: CountryCode, leaseToken: string, entityIds: string[], batchSize: number): Promise<void> {
     for (let i = 0; i < entityIds.length; i += batchSize) {
       await this.jobs.add(
-        'detection-check',
+        DETECTION_CHECK_QUEUE,
         { country, leaseToken, entityIds: entityIds.slice(i, i + batchSize) },
         { jobId: `check:${leaseToken}:${i}` },
       );

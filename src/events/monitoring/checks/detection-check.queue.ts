@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { QueueDefinition } from '../../../platform/jobs/queue-definition';
-import { COUNTRY_CODES } from '../../../registers/register-table';
+import { COUNTRY_CODES } from '../../../registers/registers';
 
 export const detectionCheckJobSchema = z.union([
   z.object({

@@ -2,8 +2,8 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../../../platform/config/app-config';
 import { ConnectorRegistry } from '../../../registers/connector-registry';
-import { COUNTRY_CODES, CountryCode, Politeness, REGISTER_DEFINITIONS } from '../../../registers/register-table';
-import { REGISTERS } from '../../../registers/registers';
+import { RegistersConfig } from '../../../registers/register-config';
+import { COUNTRY_CODES, CountryCode, Politeness, REGISTERS } from '../../../registers/registers';
 import { RegisterStatusService } from '../../../status/register-status.service';
 import { ChangeSources } from '../feeds/change-sources.service';
 import { FeedCursors } from '../feeds/feed-cursors.service';
@@ -44,6 +44,7 @@ export class DetectionCheckScheduler implements OnApplicationBootstrap {
     private readonly statuses: RegisterStatusService,
     private readonly connectors: ConnectorRegistry,
     private readonly config: AppConfig,
+    private readonly registers: RegistersConfig,
     private readonly scheduler: SchedulerRegistry,
   ) {}
 
@@ -83,10 +84,10 @@ export class DetectionCheckScheduler implements OnApplicationBootstrap {
   }
 
   private readAhead(country: CountryCode): number {
-    const purpose = REGISTERS[country].changeDetection.readEndpoint(this.config);
+    const purpose = REGISTERS[country].changeDetection.readEndpoint(this.registers.of(country));
     return Math.max(
       5,
-      Math.ceil(politeRate(REGISTER_DEFINITIONS[country].endpoints[purpose].politeness) * READ_AHEAD_SECONDS),
+      Math.ceil(politeRate(REGISTERS[country].definition.endpoints[purpose].politeness) * READ_AHEAD_SECONDS),
     );
   }
 }

@@ -1,5 +1,5 @@
-import type { CountryCode } from '../../../registers/register-table';
-import { findRegister } from '../../../registers/register-table';
+import type { CountryCode } from '../../../registers/registers';
+import { findRegister } from '../../../registers/registers';
 import type { FieldChange } from '../snapshots/company-diff';
 
 /**

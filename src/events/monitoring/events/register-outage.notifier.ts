@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../../../platform/config/app-config';
 import { RegisterOutage, RegisterStatusService } from '../../../status/register-status.service';
-import { ChangeEventSink, EmittedEvent } from './change-event-sink';
+import { DetectionEventWriter, EmittedEvent } from './detection-event-writer';
 import { registerUnavailableData } from './detection-events';
 
 /**
@@ -15,7 +15,7 @@ import { registerUnavailableData } from './detection-events';
 export class RegisterOutageNotifier implements OnModuleInit {
   constructor(
     private readonly statuses: RegisterStatusService,
-    private readonly sink: ChangeEventSink,
+    private readonly sink: DetectionEventWriter,
     private readonly config: AppConfig,
   ) {}
 

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../../platform/config/app-config';
-import { Clock } from '../../../platform/clock';
-import { HttpClientFactory } from '../../../registers/client/http-client.factory';
-import type { ChangeDetectionMode, ChangeFeed, ChangeStream } from '../../../registers/change-detection';
+import type {
+  ChangeDetectionMode,
+  ChangeFeed,
+  ChangeSourceDeps,
+  ChangeStream,
+} from '../../../registers/change-detection';
 import { ConnectorRegistry } from '../../../registers/connector-registry';
-import { CountryCode } from '../../../registers/register-table';
-import { REGISTERS } from '../../../registers/registers';
+import { RegistersConfig } from '../../../registers/register-config';
+import { CountryCode, REGISTERS } from '../../../registers/registers';
 
 /** Each register's change feed or stream under the configuration, built once from its folder's plan. */
 @Injectable()
@@ -14,14 +16,12 @@ export class ChangeSources {
   private readonly streams = new Map<CountryCode, ChangeStream>();
 
   constructor(
-    private readonly config: AppConfig,
-    private readonly http: HttpClientFactory,
-    private readonly clock: Clock,
+    private readonly registers: RegistersConfig,
     private readonly connectors: ConnectorRegistry,
   ) {}
 
   mode(country: CountryCode): ChangeDetectionMode {
-    return REGISTERS[country].changeDetection.mode(this.config);
+    return REGISTERS[country].changeDetection.mode(this.registers.of(country));
   }
 
   feed(country: CountryCode): ChangeFeed {
@@ -51,7 +51,7 @@ export class ChangeSources {
     return this.mode(country) === 'stream' ? this.stream(country).url : this.feed(country).url;
   }
 
-  private deps(country: CountryCode) {
-    return { config: this.config, http: this.http, clock: this.clock, connector: this.connectors.get(country) };
+  private deps(country: CountryCode): ChangeSourceDeps {
+    return { ...this.connectors.depsOf(country), connector: this.connectors.get(country) };
   }
 }

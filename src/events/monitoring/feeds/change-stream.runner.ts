@@ -2,10 +2,10 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../platform/clock';
-import { COUNTRY_CODES, CountryCode } from '../../../registers/register-table';
+import { COUNTRY_CODES, CountryCode } from '../../../registers/registers';
 import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
-import { ChangeEventSink } from '../events/change-event-sink';
+import { DetectionEventWriter } from '../events/detection-event-writer';
 import { ChangeSources } from './change-sources.service';
 import { FeedCursors } from './feed-cursors.service';
 import { FeedEntriesService } from './feed-entries.service';
@@ -38,7 +38,7 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
     private readonly cursors: FeedCursors,
     private readonly entries: FeedEntriesService,
     private readonly statuses: RegisterStatusService,
-    private readonly sink: ChangeEventSink,
+    private readonly sink: DetectionEventWriter,
     private readonly clock: Clock,
   ) {}
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { returningRows } from '../../../platform/database/returning-rows';
 import { Clock } from '../../../platform/clock';
-import { CountryCode } from '../../../registers/register-table';
+import { CountryCode } from '../../../registers/registers';
 import { FeedCursorEntity } from './feed-cursor.entity';
 import { feedName } from './feed-names';
 

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { FeedEntry } from '../../../registers/change-detection';
 import type { CompanyRecord } from '../../../registers/connector';
-import type { CountryCode } from '../../../registers/register-table';
+import type { CountryCode } from '../../../registers/registers';
 import { returningRows } from '../../../platform/database/returning-rows';
-import type { EmittedEvent } from '../events/change-event-sink';
+import type { EmittedEvent } from '../events/detection-event-writer';
 import { ChangeApplier } from '../snapshots/change-applier';
 import { CompanySnapshotEntity } from '../snapshots/company-snapshot.entity';
 

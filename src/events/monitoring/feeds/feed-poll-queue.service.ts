@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { JobQueue } from '../../../platform/jobs/job-queue';
-import { CountryCode } from '../../../registers/register-table';
+import { CountryCode } from '../../../registers/registers';
+import { FEED_POLL_QUEUE } from './feed-poll.queue';
 
 /** The only thing that adds feed-poll jobs. */
 @Injectable()
@@ -9,6 +10,6 @@ export class FeedPollQueue {
 
   async enqueue(country: CountryCode, slotStart: Date): Promise<void> {
     const iso = slotStart.toISOString();
-    await this.jobs.add('feed-poll', { country, slotStart: iso }, { jobId: `feed:${country}:${iso}` });
+    await this.jobs.add(FEED_POLL_QUEUE, { country, slotStart: iso }, { jobId: `feed:${country}:${iso}` });
   }
 }

@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../../../platform/config/app-config';
 import { Clock } from '../../../platform/clock';
 import { ConnectorRegistry } from '../../../registers/connector-registry';
-import { COUNTRY_CODES } from '../../../registers/register-table';
+import { COUNTRY_CODES } from '../../../registers/registers';
 import { ChangeSources } from './change-sources.service';
 import { FeedPollQueue } from './feed-poll-queue.service';
 

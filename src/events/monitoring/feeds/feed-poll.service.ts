@@ -2,10 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../platform/clock';
-import { CountryCode } from '../../../registers/register-table';
+import { CountryCode } from '../../../registers/registers';
 import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
-import { ChangeEventSink } from '../events/change-event-sink';
+import { DetectionEventWriter } from '../events/detection-event-writer';
 import { ChangeSources } from './change-sources.service';
 import { FeedCursors } from './feed-cursors.service';
 import { FeedEntriesService } from './feed-entries.service';
@@ -39,7 +39,7 @@ export class FeedPollService {
     private readonly cursors: FeedCursors,
     private readonly entries: FeedEntriesService,
     private readonly statuses: RegisterStatusService,
-    private readonly sink: ChangeEventSink,
+    private readonly sink: DetectionEventWriter,
     private readonly clock: Clock,
   ) {}
 

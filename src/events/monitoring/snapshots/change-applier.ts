@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CompanyRecord, RecordSource } from '../../../registers/connector';
-import type { CountryCode } from '../../../registers/register-table';
-import { ChangeEventSink, EmittedEvent } from '../events/change-event-sink';
+import type { CountryCode } from '../../../registers/registers';
+import { DetectionEventWriter, EmittedEvent } from '../events/detection-event-writer';
 import { changeEventData, CompanyRef, noChangeEventData, Provenance, SourceMode } from '../events/detection-events';
 import { CompanySnapshotEntity } from './company-snapshot.entity';
 import {
@@ -48,7 +48,7 @@ export function companyRef(s: CompanySnapshotEntity, name = s.name): CompanyRef 
  */
 @Injectable()
 export class ChangeApplier {
-  constructor(private readonly sink: ChangeEventSink) {}
+  constructor(private readonly sink: DetectionEventWriter) {}
 
   async apply(
     m: EntityManager,

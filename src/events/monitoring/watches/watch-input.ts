@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../../platform/errors/api-error';
 import { entityId } from '../../../registers/entity-id';
-import { CountryCode, findRegister, REGISTER_TABLE } from '../../../registers/register-table';
+import { CountryCode, findRegister, REGISTER_TABLE } from '../../../registers/registers';
 import { REGISTERS } from '../../../registers/registers';
 
 /** Rows one bulk request may hold (a KYC portfolio). */

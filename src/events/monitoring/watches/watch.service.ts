@@ -7,7 +7,7 @@ import { Cursor, page, pageConditions, pageQuery } from '../../../platform/pagin
 import { parseQuery } from '../../../platform/validation/zod-input';
 import { z } from 'zod';
 import { returningRows } from '../../../platform/database/returning-rows';
-import { CountryCode, findRegister } from '../../../registers/register-table';
+import { CountryCode, findRegister } from '../../../registers/registers';
 import { CompanyCheckService } from '../checks/company-check.service';
 import { WatchBulkResponseDto, WatchBulkResultDto, WatchDto, WatchListDto } from './dto/watch.dto';
 import { BODY_ERROR, BULK_MAX_WATCHES, resolveWatchTarget, WatchTarget } from './watch-input';

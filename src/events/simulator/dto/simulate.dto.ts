@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { COUNTRY_CODES } from '../../../registers/register-table';
-import { eventKindSchema } from '../../webhooks/events/event-kinds';
+import { COUNTRY_CODES } from '../../../registers/registers';
+import { eventKindSchema } from '../../event-kinds';
 
 export const simulateSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { JobQueue } from '../../../platform/jobs/job-queue';
+import { DELIVERY_QUEUE } from './delivery.queue';
 
 /**
  * The only thing that adds delivery jobs. A job id names the delivery and the attempt it
@@ -18,7 +19,7 @@ export class DeliveryQueue {
   ): Promise<void> {
     const jobId = `${deliveryId}:${attempt}${options.tag ? `:${options.tag}` : ''}`;
     await this.jobs.add(
-      'delivery',
+      DELIVERY_QUEUE,
       options.endpointId ? { deliveryId, endpointId: options.endpointId } : { deliveryId },
       { jobId, delayMs: options.delayMs },
     );
@@ -29,7 +30,7 @@ export class DeliveryQueue {
     if (deliveries.length === 0) return;
     const [first, ...others] = deliveries;
     await this.jobs.add(
-      'delivery',
+      DELIVERY_QUEUE,
       {
         deliveryId: first.id,
         endpointId: first.endpointId,

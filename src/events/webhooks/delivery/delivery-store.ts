@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../platform/config/app-config';
 import { preparedRows } from '../../../platform/database/sql';
-import type { EventKind } from '../events/event-kinds';
+import type { EventKind } from '../../event-kinds';
 
 /** Time past the request deadline before an attempt's lease expires: enough to record its outcome. */
 export const LEASE_MARGIN_MS = 5_000;

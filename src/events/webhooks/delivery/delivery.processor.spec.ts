@@ -18,7 +18,7 @@ describe('DeliveryProcessor waking an event’s deliveries', () => {
     const jobs = new InProcessJobQueue();
     const added: unknown[] = [];
     const add = jobs.add.bind(jobs);
-    jobs.add = (async (queue: 'delivery', data: unknown, options?: object) => {
+    jobs.add = (async (queue, data, options) => {
       added.push(data);
       return add(queue, data, options);
     }) as typeof jobs.add;

@@ -3,7 +3,7 @@ import { Clock } from '../../../platform/clock';
 import { AppConfig } from '../../../platform/config/app-config';
 import { JobProcessor, JobQueue } from '../../../platform/jobs/job-queue';
 import { Deliverer } from './deliverer.service';
-import { DeliveryJob } from './delivery.queue';
+import { DELIVERY_QUEUE, DeliveryJob } from './delivery.queue';
 import { DeliveryQueue } from './delivery-queue.service';
 import { ClaimedDelivery } from './delivery-store';
 
@@ -36,7 +36,7 @@ interface Drain {
  * get their turn. Worker only.
  */
 @Injectable()
-export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProcessor<'delivery'> {
+export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProcessor<DeliveryJob> {
   private readonly logger = new Logger(DeliveryProcessor.name);
   private readonly draining = new Map<string, Drain>();
   private stopping = false;
@@ -50,7 +50,7 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
   ) {}
 
   onModuleInit(): void {
-    this.jobs.process('delivery', this);
+    this.jobs.process(DELIVERY_QUEUE, this);
   }
 
   /** Shutdown: finish the attempts in hand, claim no more (the sweeper wakes them after a restart). */

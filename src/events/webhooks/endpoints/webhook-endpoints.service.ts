@@ -6,7 +6,7 @@ import { ApiError } from '../../../platform/errors/api-error';
 import { isIdOf, randomId } from '../../../platform/ids';
 import { queryRows } from '../../../platform/database/sql';
 import { DeliveryOutcomes } from '../delivery/delivery-outcomes';
-import { DEFAULT_SUBSCRIPTION } from '../events/event-kinds';
+import { DEFAULT_SUBSCRIPTION } from '../../event-kinds';
 import { TargetGuard } from '../outbound/target-guard.service';
 import { newWebhookSecret } from '../signing/standard-webhooks';
 import {

@@ -1,5 +1,5 @@
-import type { CountryCode } from '../../../registers/register-table';
-import type { EventKind } from './event-kinds';
+import type { CountryCode } from '../../../registers/registers';
+import type { EventKind } from '../../event-kinds';
 
 /** `source` of every envelope: the name of the sending service. */
 export const EVENT_SOURCE = 'registry-lookup';

@@ -5,7 +5,7 @@ import { AppConfig } from '../../../platform/config/app-config';
 import { randomId } from '../../../platform/ids';
 import { DeliveryQueue } from '../delivery/delivery-queue.service';
 import { buildEnvelope, EventData } from './envelope';
-import type { EventKind } from './event-kinds';
+import type { EventKind } from '../../event-kinds';
 
 export interface PublishInput {
   accountId: string;

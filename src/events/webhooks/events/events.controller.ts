@@ -4,7 +4,7 @@ import { ApiKeyGuard, CurrentPrincipal } from '../../accounts/api-key.guard';
 import type { Principal } from '../../accounts/api-key-auth.service';
 import { ApiAccountErrors } from '../../../platform/openapi/api-account-errors.decorator';
 import { parseQuery } from '../../../platform/validation/zod-input';
-import { BUILT_EVENT_KINDS } from './event-kinds';
+import { BUILT_EVENT_KINDS } from '../../event-kinds';
 import { EventListDto, eventsQuerySchema, EventWithDeliveriesDto } from './dto/event.dto';
 import { EventsService } from './events.service';
 

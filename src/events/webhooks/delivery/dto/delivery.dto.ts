@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { BUILT_EVENT_KINDS } from '../../events/event-kinds';
+import { BUILT_EVENT_KINDS } from '../../../event-kinds';
 
 export const DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'held'] as const;
 

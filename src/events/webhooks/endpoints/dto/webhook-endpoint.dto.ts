@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { z } from 'zod';
-import { BUILT_EVENT_KINDS, DEFAULT_SUBSCRIPTION, eventKindSchema } from '../../events/event-kinds';
+import { BUILT_EVENT_KINDS, DEFAULT_SUBSCRIPTION, eventKindSchema } from '../../../event-kinds';
 import { MAX_URL_LENGTH } from '../../outbound/target-url';
 
 const url = z

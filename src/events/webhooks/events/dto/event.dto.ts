@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { pageQuery } from '../../../../platform/pagination';
-import { BUILT_EVENT_KINDS, eventKindSchema } from '../event-kinds';
+import { BUILT_EVENT_KINDS, eventKindSchema } from '../../../event-kinds';
 
 export const eventsQuerySchema = z
   .object({

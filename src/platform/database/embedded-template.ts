@@ -1,10 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import BUNDLED from '../dataset/seed/bundled-sample.json';
-import { BUNDLED_PRODUCED_AT } from '../dataset/seed/bundled-sample';
-import { MIGRATIONS } from './migrations';
 
 /*
  * A new embedded data directory is a copy of a prepared one — initdb, every migration and the
@@ -25,24 +21,11 @@ function pgliteVersion(): string {
   }
   return 'unknown';
 }
-const PGLITE_VERSION = pgliteVersion();
+export const PGLITE_VERSION = pgliteVersion();
 
 /** Where templates are kept: beside the compiled code (dist/embedded-template). */
 export function templateRoot(): string {
-  return resolve(__dirname, '..', 'embedded-template');
-}
-
-/** The key of the template for the current code: the migrations (names and code), the seed and its content, PGlite's version. */
-export function templateKey(
-  seed: boolean,
-  migrations: ReadonlyArray<{ name: string; prototype?: { up?: unknown } }> = MIGRATIONS,
-): string {
-  const h = createHash('sha256');
-  h.update(`pglite ${PGLITE_VERSION}\n`);
-  // The name and the code of each migration: an edited migration makes a new template too.
-  for (const m of migrations) h.update(`migration ${m.name}\n${String(m.prototype?.up ?? '')}\n`);
-  if (seed) h.update(`seed ${BUNDLED_PRODUCED_AT} ${JSON.stringify(BUNDLED)}\n`);
-  return `${seed ? 'seeded' : 'empty'}-${h.digest('hex').slice(0, 16)}`;
+  return resolve(__dirname, '..', '..', 'embedded-template');
 }
 
 export function templatePath(key: string, root = templateRoot()): string {

@@ -1,0 +1,34 @@
+import type { AdminSetup } from '../platform/admin/admin-command';
+import { AppConfig, ConfigError, Role } from '../platform/config/app-config';
+import { RegistersConfig } from '../registers/register-config';
+import { DATABASE_SCHEMA } from './database-schema';
+
+/** The whole configuration of a process: the service's variables and every register's own. */
+export interface Configs {
+  app: AppConfig;
+  registers: RegistersConfig;
+}
+
+/** Reads and validates the environment once; throws one ConfigError listing every bad value of both. */
+export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all'): Configs {
+  const problems: string[] = [];
+  const read = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems);
+      return undefined;
+    }
+  };
+  const app = read(() => AppConfig.fromEnv(env, role));
+  const registers = read(() => RegistersConfig.fromEnv(env));
+  if (!app || !registers) throw new ConfigError(problems);
+  return { app, registers };
+}
+
+/** What an operator command runs with outside the service: its database, and the registers' settings. */
+export function adminSetup(env: NodeJS.ProcessEnv): AdminSetup {
+  const { app, registers } = loadConfig(env, 'worker');
+  return { config: app, schema: DATABASE_SCHEMA, standalone: new Map([[RegistersConfig, registers]]) };
+}

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import BUNDLED from '../dataset/seed/bundled-sample.json';
+import { BUNDLED_PRODUCED_AT, seedBundledSample } from '../dataset/seed/bundled-sample';
+import type { AppConfig } from '../platform/config/app-config';
+import type { DatabaseSchema } from '../platform/database/database-schema';
+import { PGLITE_VERSION } from '../platform/database/embedded-template';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+/** The key of the template for the current code: the migrations (names and code), the seed and its content, PGlite's version. */
+export function templateKey(
+  seed: boolean,
+  migrations: ReadonlyArray<{ name: string; prototype?: { up?: unknown } }> = MIGRATIONS,
+): string {
+  const h = createHash('sha256');
+  h.update(`pglite ${PGLITE_VERSION}\n`);
+  // The name and the code of each migration: an edited migration makes a new template too.
+  for (const m of migrations) h.update(`migration ${m.name}\n${String(m.prototype?.up ?? '')}\n`);
+  if (seed) h.update(`seed ${BUNDLED_PRODUCED_AT} ${JSON.stringify(BUNDLED)}\n`);
+  return `${seed ? 'seeded' : 'empty'}-${h.digest('hex').slice(0, 16)}`;
+}
+
+/** The service's database: every table's entity, the migrations, and what a migrated database is seeded with. */
+export const DATABASE_SCHEMA: DatabaseSchema = {
+  entities: ENTITIES,
+  migrations: MIGRATIONS,
+  templateKey: (seed) => templateKey(seed),
+  seed: async (dataSource: DataSource, config: AppConfig) => {
+    if (config.datasetSeed) await seedBundledSample(dataSource);
+  },
+};

@@ -1,0 +1,16 @@
+import type { DataSource, MigrationInterface } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
+
+/**
+ * What the service's database holds, handed to the platform by the app (app/database-schema.ts):
+ * the platform opens and migrates a database without knowing the features' tables.
+ */
+export interface DatabaseSchema {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
+  entities: Function[];
+  migrations: Array<new () => MigrationInterface>;
+  /** The key of the prepared embedded template for these migrations (and the seed, if seeded). */
+  templateKey(seed: boolean): string;
+  /** What a freshly migrated database is given (the bundled sample, when DATASET_SEED). */
+  seed(dataSource: DataSource, config: AppConfig): Promise<void>;
+}

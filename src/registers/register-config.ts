@@ -1,0 +1,48 @@
+import { bool, ConfigError, nonEmpty, url } from '../platform/config/app-config';
+import { COUNTRY_CODES, type CountryCode, REGISTERS } from './registers';
+
+/** One register's settings under the current environment. */
+export interface RegisterConfig {
+  /** Base URL per PURPOSE, from REGISTER_<CC>_<PURPOSE>_URL or the register's default. */
+  urls: Record<string, string>;
+  /** Credential per NAME, from REGISTER_<CC>_<NAME>; absent when not configured. */
+  credentials: Record<string, string | undefined>;
+  /** Operator pause: REGISTER_<CC>_PAUSED=true. */
+  paused: boolean;
+}
+
+/**
+ * Every register's own variables (REGISTER_<CC>_<PURPOSE>_URL, its credentials,
+ * REGISTER_<CC>_PAUSED), read from what each register declares and validated once at boot.
+ */
+export class RegistersConfig {
+  constructor(private readonly byCountry: Record<CountryCode, RegisterConfig>) {}
+
+  of(country: CountryCode): RegisterConfig {
+    return this.byCountry[country];
+  }
+
+  /** Throws one ConfigError listing every bad value. */
+  static fromEnv(env: NodeJS.ProcessEnv): RegistersConfig {
+    const problems: string[] = [];
+    const byCountry = {} as Record<CountryCode, RegisterConfig>;
+    for (const country of COUNTRY_CODES) {
+      const def = REGISTERS[country].definition;
+      const urls: Record<string, string> = {};
+      for (const [purpose, endpoint] of Object.entries(def.endpoints)) {
+        const name = `REGISTER_${country}_${purpose}_URL`;
+        const value = nonEmpty(env[name]) ?? endpoint.defaultUrl;
+        if (!url.safeParse(value).success) problems.push(`${name}: must be an absolute URL`);
+        urls[purpose] = value.replace(/\/+$/, '');
+      }
+      const credentials: Record<string, string | undefined> = {};
+      for (const name of Object.keys(def.credentials)) credentials[name] = nonEmpty(env[`REGISTER_${country}_${name}`]);
+      const pausedName = `REGISTER_${country}_PAUSED`;
+      const paused = bool.safeParse(nonEmpty(env[pausedName]) ?? 'false');
+      if (!paused.success) problems.push(`${pausedName}: must be true or false`);
+      byCountry[country] = { urls, credentials, paused: paused.success && paused.data };
+    }
+    if (problems.length > 0) throw new ConfigError(problems);
+    return new RegistersConfig(byCountry);
+  }
+}
