@@ -8,6 +8,7 @@ import { AppConfig } from '../platform/config/app-config';
 import { BEARER_SCHEME } from '../platform/openapi/api-account-errors.decorator';
 import { ApiError } from '../platform/errors/api-error';
 import { writeProblem } from '../platform/errors/problem-details.filter';
+import { COUNTRY_CODES } from '../registers/registers';
 import { ROOT_LOGGER } from '../platform/logging/logging.module';
 import { requestLogging } from '../platform/logging/request-logging';
 import { OpenApiDocument } from '../platform/openapi/openapi.controller';
@@ -107,7 +108,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
           .setTitle('Registry Lookup API')
           .setDescription(
             [
-              'Open, keyless read access to official company registers (GB, AU, CA, FR, DK, NO), with exact provenance on every record.',
+              `Open, keyless read access to official company registers (${COUNTRY_CODES.join(', ')}), with exact provenance on every record.`,
               '',
               '**Rate limit.** 120 requests per hour per client IP (IPv6: per /64), counted across all /api/public/v1 endpoints. Every response carries `X-RateLimit-Remaining` and `X-RateLimit-Reset` (**seconds until the window resets**, a delta, not an epoch time); over the limit: 429 `rate_limited` with `Retry-After` and `resetAt`.',
               '',

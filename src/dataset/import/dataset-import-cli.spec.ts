@@ -28,7 +28,7 @@ describe('dataset:import command', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each([
-    [['--file', 'x.csv'], 2, 'dataset:import: --country is required (GB, FR, NO, DK, AU or CA)'],
+    [['--file', 'x.csv'], 2, 'dataset:import: --country is required (GB, AU, CA, FR, DK or NO)'],
     [['--country', 'NO'], 2, 'dataset:import: --file is required'],
     [
       ['--country', 'SE', '--file', 'x'],

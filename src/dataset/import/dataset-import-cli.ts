@@ -8,6 +8,7 @@ import { DATASET_FORMATS } from './dataset-formats';
 import { importDataset, ImportUsageError, recognizeFormat, resolveCountry, resolveFormat } from './dataset-importer';
 import { DatasetFileError } from '../../registers/bulk/dataset-row';
 import { RegistersConfig } from '../../registers/register-config';
+import { countryList } from '../../registers/registers';
 import { LogProgress, TtyProgress } from './import-progress';
 import { formatImportSummary } from './import-summary';
 
@@ -59,7 +60,7 @@ async function parseImportArgs(argv: string[], cwd: string): Promise<ImportArgs 
     throw new ImportUsageError((err as Error).message.split('\n')[0]);
   }
   if (values.help) return null;
-  if (!values.country) throw new ImportUsageError('--country is required (GB, FR, NO, DK, AU or CA)');
+  if (!values.country) throw new ImportUsageError(`--country is required (${countryList()})`);
   if (!values.file) throw new ImportUsageError('--file is required');
   const country = resolveCountry(values.country);
   if (values.format) resolveFormat(country, values.format);

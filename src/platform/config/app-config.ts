@@ -158,7 +158,8 @@ export const ENV_VARIABLES = {
   FEED_POLL_INTERVAL_SECONDS: {
     schema: z.coerce.number().int().min(1).default(60),
     default: '60',
-    meaning: 'Change detection: seconds between two polls of a register change feed (NO, DK, FR with an INSEE key).',
+    meaning:
+      'Change detection: seconds between two polls of a register change feed (the registers that publish one: see docs/detection.md).',
   },
   WEBHOOK_TIMEOUT_MS: {
     schema: z.coerce.number().int().min(100).max(60_000).default(15_000),

@@ -42,7 +42,7 @@ export const PROBLEMS = {
     status: 404,
     title: 'No register connector for this country',
     description:
-      'The country code is not one of the covered ISO 3166-1 alpha-2 codes (GB, AU, CA, FR, DK, NO), or is malformed.',
+      'The country code is not one of the covered ISO 3166-1 alpha-2 codes (GET /api/public/v1/registers lists them), or is malformed.',
   },
   company_not_found: {
     status: 404,

@@ -7,7 +7,7 @@ import { Cursor, page, pageConditions, pageQuery } from '../../../platform/pagin
 import { parseQuery } from '../../../platform/validation/zod-input';
 import { z } from 'zod';
 import { returningRows } from '../../../platform/database/returning-rows';
-import { CountryCode, findRegister } from '../../../registers/registers';
+import { COUNTRY_CODES, CountryCode, findRegister } from '../../../registers/registers';
 import { CompanyCheckService } from '../checks/company-check.service';
 import { WatchBulkResponseDto, WatchBulkResultDto, WatchDto, WatchListDto } from './dto/watch.dto';
 import { BODY_ERROR, BULK_MAX_WATCHES, resolveWatchTarget, WatchTarget } from './watch-input';
@@ -245,6 +245,6 @@ function watchNotFound(id: string): ApiError {
 
 function parseCountry(raw: unknown): CountryCode {
   const register = typeof raw === 'string' && /^[A-Za-z]{2}$/.test(raw) ? findRegister(raw) : undefined;
-  if (!register) throw new ApiError('country_not_covered', 'country must be one of GB, AU, CA, FR, DK, NO.');
+  if (!register) throw new ApiError('country_not_covered', `country must be one of ${COUNTRY_CODES.join(', ')}.`);
   return register.country;
 }

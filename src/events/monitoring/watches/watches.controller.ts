@@ -1,3 +1,4 @@
+import { COUNTRY_CODES, countryList } from '../../../registers/registers';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBody,
@@ -24,7 +25,7 @@ const WATCH_BODY = {
     required: ['country', 'registrationNumber'],
     additionalProperties: false,
     properties: {
-      country: { type: 'string', example: 'GB', description: 'GB, AU, CA, FR, DK or NO (any case).' },
+      country: { type: 'string', example: 'GB', description: `${countryList()} (any case).` },
       registrationNumber: {
         type: 'string',
         example: '04475590',
@@ -97,7 +98,7 @@ export class WatchesController {
     name: 'country',
     required: false,
     type: String,
-    enum: ['GB', 'AU', 'CA', 'FR', 'DK', 'NO'],
+    enum: COUNTRY_CODES,
     example: 'NO',
   })
   @ApiQuery({ name: 'limit', required: false, type: Number, example: 50, description: '1–100, default 50.' })
