@@ -5,6 +5,8 @@ import { BUNDLED_PRODUCED_AT, seedBundledSample } from '../dataset/seed/bundled-
 import type { AppConfig } from '../platform/config/app-config';
 import type { DatabaseSchema } from '../platform/database/database-schema';
 import { PGLITE_VERSION } from '../platform/database/embedded-template';
+import { ensureCompanyPartitions } from '../dataset/company-partitions';
+import { COUNTRY_CODES } from '../registers/registers';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -17,6 +19,8 @@ export function templateKey(
   h.update(`pglite ${PGLITE_VERSION}\n`);
   // The name and the code of each migration: an edited migration makes a new template too.
   for (const m of migrations) h.update(`migration ${m.name}\n${String(m.prototype?.up ?? '')}\n`);
+  // Each register's partition of company (ensureCompanyPartitions): a new register makes a new template.
+  h.update(`registers ${COUNTRY_CODES.join(',')}\n`);
   if (seed) h.update(`seed ${BUNDLED_PRODUCED_AT} ${JSON.stringify(BUNDLED)}\n`);
   return `${seed ? 'seeded' : 'empty'}-${h.digest('hex').slice(0, 16)}`;
 }
@@ -26,7 +30,8 @@ export const DATABASE_SCHEMA: DatabaseSchema = {
   entities: ENTITIES,
   migrations: MIGRATIONS,
   templateKey: (seed) => templateKey(seed),
-  seed: async (dataSource: DataSource, config: AppConfig) => {
+  prepare: async (dataSource: DataSource, config: AppConfig) => {
+    await ensureCompanyPartitions(dataSource, COUNTRY_CODES);
     if (config.datasetSeed) await seedBundledSample(dataSource);
   },
 };

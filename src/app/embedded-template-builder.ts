@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
+import { ensureCompanyPartitions } from '../dataset/company-partitions';
 import { seedBundledSample } from '../dataset/seed/bundled-sample';
+import { COUNTRY_CODES } from '../registers/registers';
 import { installTemplate, templateRoot } from '../platform/database/embedded-template';
 import { templateKey } from './database-schema';
 import { ENTITIES } from './entities';
@@ -37,6 +39,7 @@ export async function buildTemplate(options: {
     await dataSource.initialize();
     try {
       await runMigrations(dataSource);
+      await ensureCompanyPartitions(dataSource, COUNTRY_CODES);
       if (options.seed) await seedBundledSample(dataSource);
       // The service uses the `postgres` database only. initdb's template0 and template1 are
       // there for CREATE DATABASE, which nothing here runs: without them a new data directory

@@ -7,7 +7,7 @@ export const MIGRATION_RUN_COMMAND: AdminCommand = {
   name: 'migration:run',
   async run({ dataSource, config, io }) {
     const applied = await runMigrations(dataSource);
-    await DATABASE_SCHEMA.seed(dataSource, config);
+    await DATABASE_SCHEMA.prepare(dataSource, config);
     const target = config.databaseUrl ? 'Postgres' : `PGlite in ${config.dataDir}`;
     io.out(
       applied.length

@@ -1,3 +1,5 @@
+import { ensureCompanyPartitions } from '../../src/dataset/company-partitions';
+import { COUNTRY_CODES } from '../../src/registers/registers';
 import { loadConfig } from '../../src/app/config';
 import type { RegistersConfig } from '../../src/registers/register-config';
 import { randomBytes } from 'node:crypto';
@@ -58,6 +60,7 @@ export async function createTestDataSource(
   const dataSource = new DataSource(buildDataSourceOptions(config, DATABASE_SCHEMA));
   await dataSource.initialize();
   await runMigrations(dataSource);
+  await ensureCompanyPartitions(dataSource, COUNTRY_CODES);
   return {
     dataSource,
     config,

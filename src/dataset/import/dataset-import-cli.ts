@@ -8,7 +8,8 @@ import { DATASET_FORMATS } from './dataset-formats';
 import { importDataset, ImportUsageError, recognizeFormat, resolveCountry, resolveFormat } from './dataset-importer';
 import { DatasetFileError } from '../../registers/bulk/dataset-row';
 import { RegistersConfig } from '../../registers/register-config';
-import { countryList } from '../../registers/registers';
+import { COUNTRY_CODES, countryList } from '../../registers/registers';
+import { ensureCompanyPartitions } from '../company-partitions';
 import { LogProgress, TtyProgress } from './import-progress';
 import { formatImportSummary } from './import-summary';
 
@@ -93,6 +94,7 @@ export const DATASET_IMPORT_COMMAND: AdminCommand = {
         return 0;
       }
       await runMigrations(context.dataSource);
+      await ensureCompanyPartitions(context.dataSource, COUNTRY_CODES);
       const label = `${args.country} ${args.format.id}`;
       const isTTY = (context.io as Partial<CliIo>).isTTY === true;
       const summary = await importDataset({

@@ -11,6 +11,6 @@ export interface DatabaseSchema {
   migrations: Array<new () => MigrationInterface>;
   /** The key of the prepared embedded template for these migrations (and the seed, if seeded). */
   templateKey(seed: boolean): string;
-  /** What a freshly migrated database is given (the bundled sample, when DATASET_SEED). */
-  seed(dataSource: DataSource, config: AppConfig): Promise<void>;
+  /** What a migrated database is given after its migrations (idempotent: it runs after every migration run). */
+  prepare(dataSource: DataSource, config: AppConfig): Promise<void>;
 }

@@ -23,7 +23,7 @@ export class DatabaseModule {
             const dataSource = await new DataSource(options!).initialize();
             if (config.migrateOnBoot) {
               await runMigrations(dataSource);
-              await schema.seed(dataSource, config);
+              await schema.prepare(dataSource, config);
             }
             return dataSource;
           },
