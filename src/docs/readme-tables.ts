@@ -4,9 +4,9 @@ import type { ConnectorSource } from '../registers/connector';
 import { CountryCode, REGISTER_TABLE } from '../registers/register-table';
 
 /**
- * The README's tables, rendered from the code that decides them (the config schema, the
- * register table, the problem catalogue, the connectors). `npm run docs:readme` rewrites
- * them; a unit test fails when the README and the code disagree.
+ * The documentation's tables, rendered from the code that decides them (the config schema, the
+ * register table, the problem catalogue, the connectors). `npm run docs:readme` rewrites them in
+ * the pages GENERATED_TABLES names; a unit test fails when a page and the code disagree.
  */
 export function renderConfigTable(): string {
   const rows: string[][] = Object.entries(ENV_VARIABLES).map(([name, v]) => [`\`${name}\``, v.default, v.meaning]);
@@ -93,7 +93,7 @@ export function replaceSection(document: string, name: string, content: string):
   const end = `<!-- ${name}:end -->`;
   const i = document.indexOf(start);
   const j = document.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`README has no ${name} section`);
+  if (i < 0 || j < i) throw new Error(`no ${name} section (${start} … ${end})`);
   return `${document.slice(0, i + start.length)}\n${content}\n${document.slice(j)}`;
 }
 
@@ -122,10 +122,21 @@ export function connectorSources(): SourceOf {
   };
 }
 
-/** The README with every generated table brought up to date. */
-export function renderReadme(readme: string): string {
-  let out = replaceSection(readme, 'config-table', renderConfigTable());
-  out = replaceSection(out, 'coverage-table', renderCoverageTable(connectorSources()));
-  out = replaceSection(out, 'detection-table', renderDetectionTable());
-  return replaceSection(out, 'error-table', renderErrorTable());
+const TABLES: Record<string, () => string> = {
+  'config-table': renderConfigTable,
+  'coverage-table': () => renderCoverageTable(connectorSources()),
+  'detection-table': renderDetectionTable,
+  'error-table': renderErrorTable,
+};
+
+/** The pages (paths from the repository root) that hold generated tables, and which. */
+export const GENERATED_TABLES: Record<string, string[]> = {
+  'docs/api.md': ['coverage-table', 'error-table'],
+  'docs/detection.md': ['detection-table'],
+  'docs/operations.md': ['config-table'],
+};
+
+/** The page at `path` with each of its generated tables brought up to date. */
+export function renderTables(path: string, document: string): string {
+  return (GENERATED_TABLES[path] ?? []).reduce((out, name) => replaceSection(out, name, TABLES[name]()), document);
 }
