@@ -1,10 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderReadme } from '../docs/readme-tables';
+import { GENERATED_TABLES, renderTables } from '../docs/readme-tables';
 
-/** `npm run docs:readme`: regenerates the README's tables from the code. */
-const file = join(__dirname, '..', '..', 'README.md');
-const before = readFileSync(file, 'utf8');
-const after = renderReadme(before);
-writeFileSync(file, after);
-console.log(before === after ? 'README tables already up to date.' : 'README tables updated.');
+/** `npm run docs:readme`: regenerates the tables of the docs pages from the code. */
+const root = join(__dirname, '..', '..');
+for (const path of Object.keys(GENERATED_TABLES)) {
+  const file = join(root, path);
+  const before = readFileSync(file, 'utf8');
+  const after = renderTables(path, before);
+  writeFileSync(file, after);
+  console.log(`${path}: ${before === after ? 'tables already up to date' : 'tables updated'}.`);
+}

@@ -1,12 +1,15 @@
-import { ENV_VARIABLES } from '../platform/config/app-config';
+import { Clock } from '../platform/clock';
+import { AppConfig, ENV_VARIABLES } from '../platform/config/app-config';
 import { PROBLEM_CODES, PROBLEMS } from '../platform/errors/problem-catalog';
 import type { ConnectorSource } from '../registers/connector';
-import { CountryCode, REGISTER_TABLE } from '../registers/registers';
+import { HttpClientFactory } from '../registers/client/http-client.factory';
+import { RegistersConfig } from '../registers/register-config';
+import { CountryCode, REGISTER_TABLE, REGISTERS } from '../registers/registers';
 
 /**
- * The README's tables, rendered from the code that decides them (the config schema, the
- * register table, the problem catalogue, the connectors). `npm run docs:readme` rewrites
- * them; a unit test fails when the README and the code disagree.
+ * The documentation's tables, rendered from the code that decides them (the config schema, the
+ * register table, the problem catalogue, the connectors). `npm run docs:readme` rewrites them in
+ * the pages GENERATED_TABLES names; a unit test fails when a page and the code disagree.
  */
 export function renderConfigTable(): string {
   const rows: string[][] = Object.entries(ENV_VARIABLES).map(([name, v]) => [`\`${name}\``, v.default, v.meaning]);
@@ -62,8 +65,6 @@ export function renderCoverageTable(sourceOf: SourceOf): string {
 
 /** How each register is watched for changes, from each register folder's change-detection plan. */
 export function renderDetectionTable(): string {
-  /* eslint-disable-next-line @typescript-eslint/no-require-imports */
-  const { REGISTERS } = require('../registers/registers') as typeof import('../registers/registers');
   const rows = REGISTER_TABLE.map((def) => {
     const plan = REGISTERS[def.country].changeDetection.readme;
     return [`${def.country} — ${def.short}`, plan.how, plan.credentials, plan.delay];
@@ -93,7 +94,7 @@ export function replaceSection(document: string, name: string, content: string):
   const end = `<!-- ${name}:end -->`;
   const i = document.indexOf(start);
   const j = document.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`README has no ${name} section`);
+  if (i < 0 || j < i) throw new Error(`no ${name} section (${start} … ${end})`);
   return `${document.slice(0, i + start.length)}\n${content}\n${document.slice(j)}`;
 }
 
@@ -102,15 +103,6 @@ export function replaceSection(document: string, name: string, content: string):
  * of the connectors themselves (nothing is sent anywhere).
  */
 export function connectorSources(): SourceOf {
-  // Imported here so that the table renderers above stay free of Nest and axios.
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const { AppConfig } = require('../platform/config/app-config') as typeof import('../platform/config/app-config');
-  const { Clock } = require('../platform/clock') as typeof import('../platform/clock');
-  const { HttpClientFactory } =
-    require('../registers/client/http-client.factory') as typeof import('../registers/client/http-client.factory');
-  const { REGISTERS } = require('../registers/registers') as typeof import('../registers/registers');
-  const { RegistersConfig } = require('../registers/register-config') as typeof import('../registers/register-config');
-  /* eslint-enable @typescript-eslint/no-require-imports */
   return (country, withCredentials) => {
     const def = REGISTER_TABLE.find((r) => r.country === country)!;
     const env: Record<string, string> = {};
@@ -129,10 +121,21 @@ export function connectorSources(): SourceOf {
   };
 }
 
-/** The README with every generated table brought up to date. */
-export function renderReadme(readme: string): string {
-  let out = replaceSection(readme, 'config-table', renderConfigTable());
-  out = replaceSection(out, 'coverage-table', renderCoverageTable(connectorSources()));
-  out = replaceSection(out, 'detection-table', renderDetectionTable());
-  return replaceSection(out, 'error-table', renderErrorTable());
+const TABLES: Record<string, () => string> = {
+  'config-table': renderConfigTable,
+  'coverage-table': () => renderCoverageTable(connectorSources()),
+  'detection-table': renderDetectionTable,
+  'error-table': renderErrorTable,
+};
+
+/** The pages (paths from the repository root) that hold generated tables, and which. */
+export const GENERATED_TABLES: Record<string, string[]> = {
+  'docs/api.md': ['coverage-table', 'error-table'],
+  'docs/detection.md': ['detection-table'],
+  'docs/operations.md': ['config-table'],
+};
+
+/** The page at `path` with each of its generated tables brought up to date. */
+export function renderTables(path: string, document: string): string {
+  return (GENERATED_TABLES[path] ?? []).reduce((out, name) => replaceSection(out, name, TABLES[name]()), document);
 }
