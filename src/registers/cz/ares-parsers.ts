@@ -81,6 +81,17 @@ function isWithoutIco(item: unknown): boolean {
   return (ico === undefined || ico === null) && typeof icoId === 'string' && icoId.startsWith('ARES_');
 }
 
+/**
+ * A subject's state in one source (`seznamRegistraci.stavZdroje<Source>`, e.g. "Vr"): the raw
+ * code, read by the connector to decide whether a VR record exists to be asked for; null when
+ * not given.
+ */
+export function stavZdroje(body: unknown, source: string): string | null {
+  const parsed = z.object({ seznamRegistraci: z.record(z.string(), z.unknown()) }).safeParse(body);
+  const state = parsed.success ? parsed.data.seznamRegistraci[`stavZdroje${source}`] : undefined;
+  return typeof state === 'string' ? state : null;
+}
+
 export interface AresError {
   kod: string;
   subKod: string | null;
