@@ -185,6 +185,16 @@ describe('parseOdpisAktualny (current extract)', () => {
     });
   });
 
+  it('reads a NIP written with dashes as its digits, and keeps a value that is no number at all as written', () => {
+    const body = load(GYM);
+    body.odpis.dane.dzial1.danePodmiotu.identyfikatory = { nip: '945-233-64-18', regon: 'BRAK' };
+    expect(parseOdpisAktualny(body).record.extra).toMatchObject({
+      nip: '9452336418',
+      regon: 'BRAK',
+      identifierWarnings: ["The register's REGON BRAK fails the REGON check digit."],
+    });
+  });
+
   it('marks suspended board members (czyZawieszona) and keeps them among the officers', () => {
     const body = load(ORLEN);
     body.odpis.dane.dzial2.reprezentacja.sklad[1].czyZawieszona = true;

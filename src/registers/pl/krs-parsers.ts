@@ -186,16 +186,22 @@ export function identifiers(nip: string | null, regon: string | null): Record<st
   const out: Record<string, unknown> = {};
   const warnings: string[] = [];
   if (nip) {
-    out.nip = nip;
-    if (!isValidNip(nip)) warnings.push(`The register's NIP ${nip} fails the NIP check digit.`);
+    out.nip = digitsOf(nip);
+    if (!isValidNip(digitsOf(nip))) warnings.push(`The register's NIP ${nip} fails the NIP check digit.`);
   }
   if (regon) {
-    const r = unpadRegon(regon);
+    const r = unpadRegon(digitsOf(regon));
     out.regon = r;
     if (!isValidRegon(r)) warnings.push(`The register's REGON ${regon} fails the REGON check digit.`);
   }
   if (warnings.length) out.identifierWarnings = warnings;
   return out;
+}
+
+/** Spaces and dashes are how a number is written, not part of it ("774-000-14-54"); anything else is kept. */
+function digitsOf(value: string): string {
+  const compact = value.replace(/[\s-]/g, '');
+  return /^\d+$/.test(compact) ? compact : value;
 }
 
 /**

@@ -140,6 +140,13 @@ describe('PlConnector (KRS Open API) against recorded responses on loopback', ()
     expect(detail?.officers).toHaveLength(4);
   });
 
+  it('asks the register an entity was found in first the next time', async () => {
+    routes[current('0000030897', 'S')] = { status: 200, body: WOSP };
+    await connector.lookup('0000030897');
+    await connector.readRecord('0000030897');
+    expect(requests).toEqual([current('0000030897', 'P'), current('0000030897', 'S'), current('0000030897', 'S')]);
+  });
+
   it('answers null when neither register has the number (404 with the register body from both)', async () => {
     await expect(connector.lookup('0000000001')).resolves.toBeNull();
     await expect(connector.readRecord('0000000001')).resolves.toBeNull();

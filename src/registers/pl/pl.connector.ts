@@ -24,6 +24,9 @@ export const PL_PROBE_KRS = '0000028860';
 /** A KRS number as the register keys it; a NIP (never starting with 0) or a REGON is not one. */
 const KRS_NUMBER = /^0\d{9}$/;
 
+/** Entities whose register (P or S) this process has seen, so that an S entity costs one read, not two. */
+const REMEMBERED_REGISTERS = 50_000;
+
 type Extract = 'OdpisAktualny' | 'OdpisPelny';
 interface Read {
   record: CompanyRecord;
@@ -33,7 +36,8 @@ interface Read {
 /**
  * Poland: the keyless KRS Open API of the Ministry of Justice. Lookup by KRS number only. A
  * user does not know in which register an entity is, so register P (entrepreneurs) is asked
- * first and S (associations, foundations…) on its 404; 404 from both is "no such entity".
+ * first and S (associations, foundations…) on its 404; 404 from both is "no such entity". The
+ * register an entity was found in is remembered (per process) and asked first next time.
  * A removed entity answers the current extract with 204 (behaviour encoded by the known
  * client, UNVERIFIED live): its full extract is then read for the removal and the last data.
  */
@@ -44,6 +48,7 @@ export class PlConnector implements RegisterConnector {
   private readonly api: AxiosInstance;
   private readonly probeClient: AxiosInstance;
   private readonly apiUrl: string;
+  private readonly knownRegister = new Map<string, KrsRegister>();
 
   constructor(
     config: AppConfig,
@@ -76,7 +81,7 @@ export class PlConnector implements RegisterConnector {
     return found ? { ...found.record, officers: found.officers } : null;
   }
 
-  /** One request (`OdpisAktualny`, register P), a second for register S, two more for a removed entity. */
+  /** One request (`OdpisAktualny`) once the entity's register is known, two the first time for S, two more if removed. */
   async readRecord(registrationNumber: string): Promise<CompanyRecord | null> {
     if (!KRS_NUMBER.test(registrationNumber)) return null;
     return (await this.read(this.api, registrationNumber))?.record ?? null;
@@ -91,13 +96,16 @@ export class PlConnector implements RegisterConnector {
   }
 
   private async read(client: AxiosInstance, krs: string): Promise<Read | null> {
-    for (const register of KRS_REGISTERS) {
+    const known = this.knownRegister.get(krs);
+    const order = known ? [known, ...KRS_REGISTERS.filter((r) => r !== known)] : KRS_REGISTERS;
+    for (const register of order) {
       const res = await this.get(client, 'OdpisAktualny', krs, register);
       const retrievedAt = this.clock.now().toISOString();
       if (res.status === 404) {
         requireNotFoundBody(res);
         continue;
       }
+      this.remember(krs, register);
       if (res.status === 204) return this.readRemoved(client, krs, register);
       const extract = this.checked(parseOdpisAktualny(json(res)), krs, register);
       return {
@@ -105,7 +113,15 @@ export class PlConnector implements RegisterConnector {
         officers: extract.officers,
       };
     }
+    this.knownRegister.delete(krs);
     return null;
+  }
+
+  private remember(krs: string, register: KrsRegister): void {
+    this.knownRegister.delete(krs);
+    this.knownRegister.set(krs, register);
+    if (this.knownRegister.size > REMEMBERED_REGISTERS)
+      this.knownRegister.delete(this.knownRegister.keys().next().value!);
   }
 
   /** The current extract was empty (204): the full extract says whether and when it was removed. */
