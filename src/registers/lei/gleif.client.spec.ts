@@ -154,7 +154,7 @@ describe('GleifClient (against a fake GLEIF on loopback replaying recorded answe
       const [request] = gleif.requests;
       expect(request.headers.accept).toBe('application/vnd.api+json');
       expect(Object.fromEntries(request.query)).toEqual({
-        'filter[entity.registeredAt.id]': 'RA000585,RA000586,RA000587',
+        'filter[entity.registeredAt]': 'RA000585,RA000586,RA000587',
         'filter[entity.registeredAs]': '04366849,06528297,09999999',
         'page[size]': '200',
       });

@@ -230,7 +230,7 @@ describe('leiFilterFor', () => {
   it('asks GLEIF once for every GB number, in the form GLEIF writes it, under the three Companies House codes', () => {
     const filter = leiFilterFor('GB', ['04366849', '6528297', 'sc651281', 'Shell plc', '04366849'])!;
     expect(filter.params).toEqual({
-      'filter[entity.registeredAt.id]': 'RA000585,RA000586,RA000587',
+      'filter[entity.registeredAt]': 'RA000585,RA000586,RA000587',
       'filter[entity.registeredAs]': '04366849,06528297,SC651281',
       'page[size]': '200',
     });
@@ -255,7 +255,7 @@ describe('leiFilterFor', () => {
     ['PL', ['0000028860'], 'RA000484', '0000028860,28860'],
   ])('asks for %s numbers %j under %s as %s', (country, numbers, codes, forms) => {
     const filter = leiFilterFor(country, numbers)!;
-    expect(filter.params['filter[entity.registeredAt.id]']).toBe(codes);
+    expect(filter.params['filter[entity.registeredAt]']).toBe(codes);
     expect(filter.params['filter[entity.registeredAs]']).toBe(forms);
   });
 

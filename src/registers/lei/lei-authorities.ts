@@ -268,12 +268,21 @@ export interface LeiFilter {
 }
 
 /**
+ * The filter on the registration authority. Third-party clients used against the live API write
+ * `filter[entity.registeredAt]=RA000585`; `filter[entity.registeredAt.id]` is the other spelling
+ * one sees. Neither is in a recorded request (UNVERIFIED): parseLeiMapping checks each record's
+ * `registeredAt.id` itself, so a filter GLEIF ignored would cost page room, never a wrong LEI.
+ */
+export const LEI_AUTHORITY_FILTER = 'filter[entity.registeredAt]';
+export const LEI_NUMBER_FILTER = 'filter[entity.registeredAs]';
+
+/**
  * The one GLEIF request that maps up to LEI_BATCH_MAX_NUMBERS registration numbers of one
- * country to their LEIs: `filter[entity.registeredAt.id]` (the country's RA codes) and
- * `filter[entity.registeredAs]` (every number in the forms GLEIF may write it), both
- * comma-separated. Comma-separated values are recorded for `filter[lei]` only; for these two
- * fields they are UNVERIFIED (third-party clients use them). Numbers that are not numbers of the
- * country are left out; null when none is left (or the country has no link): make no request.
+ * country to their LEIs: the authority filter (the country's RA codes) and `registeredAs` (every
+ * number in the forms GLEIF may write it), both comma-separated. Comma-separated values are
+ * recorded for `filter[lei]` only; for these two fields they are UNVERIFIED (third-party clients
+ * use them). Numbers that are not numbers of the country are left out; null when none is left
+ * (or the country has no link): make no request.
  *
  * AU: pass a record's ACN (`extra.acn`) as well as its ABN; each maps under its own authority
  * (ASIC holds ACNs, the ABR ABNs), keyed by the number passed.
@@ -302,8 +311,8 @@ export function leiFilterFor(country: string, numbers: readonly string[]): LeiFi
   return {
     country,
     params: {
-      'filter[entity.registeredAt.id]': [...codes].join(','),
-      'filter[entity.registeredAs]': [...forms].join(','),
+      [LEI_AUTHORITY_FILTER]: [...codes].join(','),
+      [LEI_NUMBER_FILTER]: [...forms].join(','),
       'page[size]': String(LEI_BATCH_PAGE_SIZE),
     },
     wanted,
