@@ -2,12 +2,12 @@ import { fixture } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
 import {
   gleifCalendarDate,
-  LeiRecord,
   parseGleifErrors,
   parseLeiRecordDocument,
   parseLeiRecordList,
   parseRegistrationAuthorities,
 } from './gleif-parsers';
+import type { LeiRecord } from './lei-record';
 
 const SHELL = 'registers/lei/gleif-lei-record-21380068P1DRHMJ8KU70-shell-plc-gb-ra000585.json';
 const FRAPORT = 'registers/lei/gleif-lei-record-5299001ERX0K10IZUL40-fraport-de.json';

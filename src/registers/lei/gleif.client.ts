@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
-import { LeiRecord, parseGleifErrors, parseLeiRecordDocument } from './gleif-parsers';
+import { parseGleifErrors, parseLeiRecordDocument } from './gleif-parsers';
+import type { LeiRecord } from './lei-record';
 import { leiFilterFor, parseLeiMapping } from './lei-authorities';
 import { validateLei } from './lei.identifier';
 

@@ -9,7 +9,7 @@ import { compactNumber, IdentifierRecognizer } from '../identifier';
 import { recognizeNoIdentifier } from '../no/no.identifier';
 import { COUNTRY_CODES } from '../register-definition';
 import { UpstreamError } from '../upstream-error';
-import { LEI_REGISTRATION_STATUSES, LeiAuthorityRef, LeiRegistrationStatus } from './gleif-parsers';
+import { LEI_REGISTRATION_STATUSES, LeiAuthorityRef, LeiRegistrationStatus } from './lei-record';
 import { isValidLei } from './lei.identifier';
 
 /**
@@ -29,7 +29,7 @@ export interface LeiAuthority {
   /** GLEIF RA code. */
   code: string;
   country: LeiCountry;
-  /** The register, as the RA list names it. */
+  /** The register, in words close to the RA list’s (the exact wording is not recorded). */
   name: string;
   /** 'recorded' when a recorded GLEIF answer shows it; 'UNVERIFIED' otherwise. */
   evidence: 'recorded' | 'UNVERIFIED';
