@@ -1,4 +1,4 @@
-import { lookupTable } from '../../core/lookup-table';
+import { lookupTable } from '../../platform/lookup-table';
 import type { StatusCategory } from '../connector';
 
 /**

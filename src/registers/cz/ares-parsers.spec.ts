@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROTOTYPE_KEYS } from '../../core/lookup-table';
+import { PROTOTYPE_KEYS } from '../../platform/lookup-table';
 import { FIXTURES, fixture } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
 import { PRAVNI_FORMA, STAV_ZDROJE } from './ares-code-lists';

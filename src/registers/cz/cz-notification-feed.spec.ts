@@ -1,5 +1,5 @@
-import { AppConfig, RegisterConfig } from '../../core/config/app-config';
-import { HttpClientFactory } from '../../core/http/http-client.factory';
+import { AppConfig, RegisterConfig } from '../../platform/config/app-config';
+import { HttpClientFactory } from '../client/http-client.factory';
 import { FakeRegister, fixture } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
 import { NOTIFICATION_SOURCES } from './ares-code-lists';

@@ -170,11 +170,11 @@ export class CzNotificationFeed implements ChangeFeed {
   private readonly logger = new Logger(CzNotificationFeed.name);
 
   constructor(
-    { config, http }: Pick<ChangeSourceDeps, 'config' | 'http'>,
+    { settings, http }: Pick<ChangeSourceDeps, 'settings' | 'http'>,
     private readonly sources: readonly NotificationSource[] = NOTIFICATION_SOURCES,
   ) {
     this.api = http.forRegister(CZ, 'API');
-    this.url = `${config.register(CZ).urls.API}${NOTIFICATION_PATH}`;
+    this.url = `${settings.urls.API}${NOTIFICATION_PATH}`;
   }
 
   start(now: Date): string {

@@ -1,6 +1,6 @@
-import { ManualClock } from '../../core/clock';
-import { AppConfig, RegisterConfig } from '../../core/config/app-config';
-import { HttpClientFactory } from '../../core/http/http-client.factory';
+import { ManualClock } from '../../platform/clock';
+import { AppConfig, RegisterConfig } from '../../platform/config/app-config';
+import { HttpClientFactory } from '../client/http-client.factory';
 import { FakeRegister, fixture } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
 import { CZ_PROBE_ICO, CzConnector } from './cz.connector';

@@ -1,9 +1,13 @@
-import { Injectable } from '@nestjs/common';
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import { Clock } from '../../core/clock';
-import { AppConfig } from '../../core/config/app-config';
-import { HttpClientFactory } from '../../core/http/http-client.factory';
-import type { CompanyDetail, CompanyRecord, ConnectorSource, Officer, RegisterConnector } from '../connector';
+import type { Clock } from '../../platform/clock';
+import type {
+  CompanyDetail,
+  CompanyRecord,
+  ConnectorSource,
+  Officer,
+  RegisterConnector,
+  ConnectorDeps,
+} from '../connector';
 import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import {
@@ -23,7 +27,6 @@ export const CZ_PROBE_ICO = '00006947';
 const MAX_PAGE = 1_000;
 
 /** Czechia: ARES, the Ministry of Finance's public REST API over the Czech registers (no key). */
-@Injectable()
 export class CzConnector implements RegisterConnector {
   readonly country = CZ;
   private readonly registerName = CZ_DEFINITION.name;
@@ -31,14 +34,13 @@ export class CzConnector implements RegisterConnector {
   private readonly probeClient: AxiosInstance;
   private readonly webUrl: string;
 
-  constructor(
-    config: AppConfig,
-    http: HttpClientFactory,
-    private readonly clock: Clock,
-  ) {
+  private readonly clock: Clock;
+
+  constructor({ settings, config, http, clock }: ConnectorDeps) {
+    this.clock = clock;
     this.api = http.forRegister(CZ, 'API');
     this.probeClient = http.forRegister(CZ, 'API', { timeoutMs: config.probe.timeoutMs, retries: 0 });
-    this.webUrl = config.register(CZ).urls.WEB;
+    this.webUrl = settings.urls.WEB;
   }
 
   source(): ConnectorSource {

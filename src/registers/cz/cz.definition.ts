@@ -1,4 +1,4 @@
-import type { CountryCode, RegisterDefinition } from '../register-definition';
+import type { CountryCode, RegisterDefinition } from '../registers';
 
 // TODO(integration): plain 'CZ' once CZ is in COUNTRY_CODES; the one cast of the folder.
 export const CZ = 'CZ' as string as CountryCode;

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ReaderContext } from '../../dataset/import/dataset-row';
-import { openInput } from '../../dataset/import/open-input';
+import type { ReaderContext } from '../bulk/dataset-row';
+import { openInput } from '../bulk/open-input';
 import { chunked, collect, fixtureText } from '../../../test/support/dataset-fixtures';
 import { makeZip } from '../../../test/support/zip';
 import { readFiAllCompanies } from './fi-all-companies.reader';

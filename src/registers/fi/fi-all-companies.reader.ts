@@ -1,14 +1,7 @@
 import type { Readable } from 'node:stream';
-import { jsonArrayBatches } from '../../dataset/import/json-array-elements';
-import {
-  fromConnectorRecord,
-  ReaderContext,
-  ReaderItem,
-  RecordRejected,
-  rejected,
-  row,
-} from '../../dataset/import/dataset-row';
-import { requiredName, requiredNumber } from '../../dataset/import/values';
+import { jsonArrayBatches } from '../bulk/json-array-elements';
+import { fromConnectorRecord, ReaderContext, ReaderItem, RecordRejected, rejected, row } from '../bulk/dataset-row';
+import { requiredName, requiredNumber } from '../bulk/values';
 import { BUSINESS_ID } from './fi.identifier';
 import { parsePrhCompany, prhDate, prhName, prhRecordUrl } from './prh-parsers';
 

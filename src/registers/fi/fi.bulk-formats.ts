@@ -1,4 +1,4 @@
-import type { DatasetFormat } from '../../dataset/import/dataset-format';
+import type { DatasetFormat } from '../bulk/dataset-format';
 import { FI } from './fi.definition';
 import { readFiAllCompanies } from './fi-all-companies.reader';
 

@@ -1,7 +1,7 @@
 import axios from 'axios';
-import { ManualClock } from '../../core/clock';
-import type { AppConfig } from '../../core/config/app-config';
-import type { HttpClientFactory, RegisterClientOptions } from '../../core/http/http-client.factory';
+import { ManualClock } from '../../platform/clock';
+import type { AppConfig } from '../../platform/config/app-config';
+import type { HttpClientFactory, RegisterClientOptions } from '../client/http-client.factory';
 import { FakeRegister, fixture } from '../../../test/support/fake-register';
 import {
   FI_FAILING,

@@ -1,9 +1,6 @@
-import { Injectable } from '@nestjs/common';
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import { Clock } from '../../core/clock';
-import { AppConfig } from '../../core/config/app-config';
-import { HttpClientFactory } from '../../core/http/http-client.factory';
-import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector } from '../connector';
+import type { Clock } from '../../platform/clock';
+import type { CompanyDetail, CompanyRecord, ConnectorSource, RegisterConnector, ConnectorDeps } from '../connector';
 import { answeredOrNotFound, jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { FI, FI_DEFINITION } from './fi.definition';
@@ -18,7 +15,6 @@ export const FI_PROBE_BUSINESS_ID = '0112038-9';
  * search and a business ID (`?businessId=`; there is no `/companies/{id}`), always as
  * `{totalResults, companies[]}`. PRH publishes no officers.
  */
-@Injectable()
 export class FiConnector implements RegisterConnector {
   readonly country = FI;
   private readonly registerName = FI_DEFINITION.name;
@@ -26,14 +22,13 @@ export class FiConnector implements RegisterConnector {
   private readonly probeClient: AxiosInstance;
   private readonly webUrl: string;
 
-  constructor(
-    config: AppConfig,
-    http: HttpClientFactory,
-    private readonly clock: Clock,
-  ) {
+  private readonly clock: Clock;
+
+  constructor({ settings, config, http, clock }: ConnectorDeps) {
+    this.clock = clock;
     this.api = http.forRegister(FI, 'API');
     this.probeClient = http.forRegister(FI, 'API', { timeoutMs: config.probe.timeoutMs, retries: 0 });
-    this.webUrl = config.register(FI).urls.WEB;
+    this.webUrl = settings.urls.WEB;
   }
 
   source(): ConnectorSource {

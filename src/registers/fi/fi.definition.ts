@@ -1,4 +1,4 @@
-import type { CountryCode, RegisterDefinition } from '../register-definition';
+import type { CountryCode, RegisterDefinition } from '../registers';
 
 // TODO(integration): 'FI' joins COUNTRY_CODES; then this cast (the only one) goes and FI is plain 'FI'.
 export const FI = 'FI' as CountryCode;

@@ -1,4 +1,4 @@
-import type { AppConfig } from '../../core/config/app-config';
+import type { AppConfig } from '../../platform/config/app-config';
 import { FI_REGISTER } from './fi.register';
 
 /** What registers.spec.ts checks of every register of the table, until FI is in it; and FI's own data. */

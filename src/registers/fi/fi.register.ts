@@ -5,13 +5,15 @@ import { FiConnector } from './fi.connector';
 import { FI_DEFINITION } from './fi.definition';
 import { recognizeFiIdentifier } from './fi.identifier';
 
-/** Everything the service knows of this register: its data, connector, identifiers, bulk files and name words. */
+/** Everything the service knows of this register: see `Register`. */
 export const FI_REGISTER: Register = {
   definition: FI_DEFINITION,
-  connector: FiConnector,
+  createConnector: (deps) => new FiConnector(deps),
   recognizeIdentifier: recognizeFiIdentifier,
   bulkFormats: FI_BULK_FORMATS,
   // Oyj (julkinen osakeyhtiö), Abp (its Swedish form), Tmi (toiminimi); "Oy", "Ab", "Ky" are under three letters.
   nameStopWords: ['oyj', 'abp', 'tmi'],
   changeDetection: FI_CHANGE_DETECTION,
+  // TODO(integration): the register's own wording
+  simulation: { status: { active: '', inactive: '' }, legalFormPairs: [] },
 };

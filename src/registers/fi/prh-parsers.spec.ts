@@ -1,4 +1,4 @@
-import { PROTOTYPE_KEYS } from '../../core/lookup-table';
+import { PROTOTYPE_KEYS } from '../../platform/lookup-table';
 import { fixture } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
 import {

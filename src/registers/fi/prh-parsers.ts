@@ -1,4 +1,4 @@
-import { lookupTable } from '../../core/lookup-table';
+import { lookupTable } from '../../platform/lookup-table';
 import type { CompanyRecord, StatusCategory } from '../connector';
 import { UpstreamError } from '../upstream-error';
 import { FI } from './fi.definition';

@@ -1,5 +1,5 @@
 import { fixture } from '../../../test/support/fake-register';
-import { PROTOTYPE_KEYS } from '../../core/lookup-table';
+import { PROTOTYPE_KEYS } from '../../platform/lookup-table';
 import { recognizeAuIdentifier } from '../au/au.identifier';
 import { recognizeCaIdentifier } from '../ca/ca.identifier';
 import { recognizeDkIdentifier } from '../dk/dk.identifier';

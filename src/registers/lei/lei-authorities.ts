@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lookupTable } from '../../core/lookup-table';
+import { lookupTable } from '../../platform/lookup-table';
 import { recognizeAuIdentifier } from '../au/au.identifier';
 import { recognizeCaIdentifier } from '../ca/ca.identifier';
 import { recognizeDkIdentifier } from '../dk/dk.identifier';
@@ -7,7 +7,7 @@ import { isValidSiren, isValidSiret, recognizeFrIdentifier } from '../fr/fr.iden
 import { normaliseGbCompanyNumber } from '../gb/gb.identifier';
 import { compactNumber, IdentifierRecognizer } from '../identifier';
 import { recognizeNoIdentifier } from '../no/no.identifier';
-import { COUNTRY_CODES } from '../register-definition';
+import { COUNTRY_CODES } from '../registers';
 import { UpstreamError } from '../upstream-error';
 import { LEI_REGISTRATION_STATUSES, LeiAuthorityRef, LeiRegistrationStatus } from './lei-record';
 import { isValidLei } from './lei.identifier';

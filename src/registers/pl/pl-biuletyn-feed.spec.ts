@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import axios from 'axios';
 import fc from 'fast-check';
-import { ManualClock } from '../../core/clock';
+import { ManualClock } from '../../platform/clock';
 import { UpstreamError } from '../upstream-error';
 import {
   afterRead,

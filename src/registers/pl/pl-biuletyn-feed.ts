@@ -1,5 +1,5 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import type { Clock } from '../../core/clock';
+import type { Clock } from '../../platform/clock';
 import type { ChangeFeed, ChangeSourceDeps, FeedEntry, FeedPage } from '../change-detection';
 import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
@@ -133,8 +133,8 @@ export class PlBiuletynFeed implements ChangeFeed {
     this.url = `${baseUrl}/BiuletynGodzinowy`;
   }
 
-  static fromDeps({ config, http, clock }: ChangeSourceDeps): PlBiuletynFeed {
-    return new PlBiuletynFeed(http.forRegister(PL, 'API'), config.register(PL).urls.API, clock);
+  static fromDeps({ settings, http, clock }: ChangeSourceDeps): PlBiuletynFeed {
+    return new PlBiuletynFeed(http.forRegister(PL, 'API'), settings.urls.API, clock);
   }
 
   start(now: Date): string {

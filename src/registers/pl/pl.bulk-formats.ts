@@ -1,4 +1,4 @@
-import type { DatasetFormat } from '../../dataset/import/dataset-format';
+import type { DatasetFormat } from '../bulk/dataset-format';
 
 /**
  * KRS publishes no bulk download of its extracts (none found: UNVERIFIED), so there is no PL

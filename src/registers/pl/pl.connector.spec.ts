@@ -3,9 +3,9 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import axios from 'axios';
-import { ManualClock } from '../../core/clock';
-import type { AppConfig } from '../../core/config/app-config';
-import type { HttpClientFactory, RegisterClientOptions } from '../../core/http/http-client.factory';
+import { ManualClock } from '../../platform/clock';
+import type { AppConfig } from '../../platform/config/app-config';
+import type { HttpClientFactory, RegisterClientOptions } from '../client/http-client.factory';
 import { NameSearchUnsupportedError } from '../name-search-unsupported.error';
 import { UpstreamError } from '../upstream-error';
 import { KRS_REGISTERED, KRS_REMOVED } from './krs-parsers';

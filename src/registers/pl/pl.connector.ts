@@ -1,9 +1,13 @@
-import { Injectable } from '@nestjs/common';
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import { Clock } from '../../core/clock';
-import { AppConfig } from '../../core/config/app-config';
-import { HttpClientFactory } from '../../core/http/http-client.factory';
-import type { CompanyDetail, CompanyRecord, ConnectorSource, Officer, RegisterConnector } from '../connector';
+import type { Clock } from '../../platform/clock';
+import type {
+  CompanyDetail,
+  CompanyRecord,
+  ConnectorSource,
+  Officer,
+  RegisterConnector,
+  ConnectorDeps,
+} from '../connector';
 import { NameSearchUnsupportedError } from '../name-search-unsupported.error';
 import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
@@ -41,7 +45,6 @@ interface Read {
  * A removed entity answers the current extract with 204 (behaviour encoded by the known
  * client, UNVERIFIED live): its full extract is then read for the removal and the last data.
  */
-@Injectable()
 export class PlConnector implements RegisterConnector {
   readonly country = PL;
   private readonly registerName = PL_DEFINITION.name;
@@ -50,14 +53,13 @@ export class PlConnector implements RegisterConnector {
   private readonly apiUrl: string;
   private readonly knownRegister = new Map<string, KrsRegister>();
 
-  constructor(
-    config: AppConfig,
-    http: HttpClientFactory,
-    private readonly clock: Clock,
-  ) {
+  private readonly clock: Clock;
+
+  constructor({ settings, config, http, clock }: ConnectorDeps) {
+    this.clock = clock;
     this.api = http.forRegister(PL, 'API');
     this.probeClient = http.forRegister(PL, 'API', { timeoutMs: config.probe.timeoutMs, retries: 0 });
-    this.apiUrl = config.register(PL).urls.API;
+    this.apiUrl = settings.urls.API;
   }
 
   source(): ConnectorSource {

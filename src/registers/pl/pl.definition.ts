@@ -1,4 +1,4 @@
-import type { CountryCode, RegisterDefinition } from '../register-definition';
+import type { CountryCode, RegisterDefinition } from '../registers';
 
 /**
  * TODO(integration): 'PL' is not yet in COUNTRY_CODES. Once it is, this cast is a no-op and can

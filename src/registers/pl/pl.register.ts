@@ -5,10 +5,10 @@ import { PlConnector } from './pl.connector';
 import { PL_DEFINITION } from './pl.definition';
 import { recognizePlIdentifier } from './pl.identifier';
 
-/** Everything the service knows of this register: its data, connector, identifiers, bulk files and name words. */
+/** Everything the service knows of this register: see `Register`. */
 export const PL_REGISTER: Register = {
   definition: PL_DEFINITION,
-  connector: PlConnector,
+  createConnector: (deps) => new PlConnector(deps),
   recognizeIdentifier: recognizePlIdentifier,
   bulkFormats: PL_BULK_FORMATS,
   // Legal forms of KRS names, folded ("SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ" → "spolka z ograniczona odpowiedzialnoscia").
@@ -23,4 +23,6 @@ export const PL_REGISTER: Register = {
     'partnerska',
   ],
   changeDetection: PL_CHANGE_DETECTION,
+  // TODO(integration): the register's own wording
+  simulation: { status: { active: '', inactive: '' }, legalFormPairs: [] },
 };
