@@ -34,7 +34,7 @@ export async function buildTemplate(options: {
       migrationsTableName: 'migrations',
       synchronize: false,
       logging: ['error'],
-      driver: { Pool: createPGlitePoolClass(openPGlite(dataDir)) },
+      driver: { embedded: true, Pool: createPGlitePoolClass(openPGlite(dataDir)) },
     } as DataSourceOptions);
     await dataSource.initialize();
     try {

@@ -60,7 +60,7 @@ async function migrate(dataDir: string, template?: string, migrations = MIGRATIO
     migrations,
     migrationsTableName: 'migrations',
     logging: ['error'],
-    driver: { Pool: createPGlitePoolClass(db) },
+    driver: { embedded: true, Pool: createPGlitePoolClass(db) },
   } as DataSourceOptions);
   await dataSource.initialize();
   try {

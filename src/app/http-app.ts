@@ -9,6 +9,7 @@ import { BEARER_SCHEME } from '../platform/openapi/api-account-errors.decorator'
 import { ApiError } from '../platform/errors/api-error';
 import { writeProblem } from '../platform/errors/problem-details.filter';
 import { COUNTRY_CODES } from '../registers/registers';
+import { inLane } from '../platform/database/lanes';
 import { ROOT_LOGGER } from '../platform/logging/logging.module';
 import { requestLogging } from '../platform/logging/request-logging';
 import { OpenApiDocument } from '../platform/openapi/openapi.controller';
@@ -46,6 +47,11 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // First of all: the request's id, its logger, and its log line (also for requests a
   // middleware below answers: CORS preflights, 429s, unreadable bodies).
   express.use(requestLogging(app.get(ROOT_LOGGER)));
+  // The open read API and the health checks take database connections from a share of their
+  // own: requests stuck on a lock elsewhere cannot take them (platform/database/lanes.ts).
+  express.use((req: Request, _res: Response, next: NextFunction) =>
+    inLane(/^\/(api\/public|health)(\/|$)/i.test(req.path) ? 'public' : 'request', next),
+  );
   // The read API is open to any origin, without credentials; browsers may read the rate-limit headers.
   const publicCors = openCors({
     origin: '*',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoInstant, isStorableInstant } from './validation/text-input';
 
 /** Where a page ends in a list ordered by (created_at DESC, id DESC). */
 export interface Cursor {
@@ -25,7 +26,7 @@ export const cursorSchema = z
         /^[a-z]+_[0-9A-Za-z]{22}$/.test(value[1])
       ) {
         const createdAt = new Date(value[0]);
-        if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: value[1] } as Cursor;
+        if (isStorableInstant(createdAt)) return { createdAt, id: value[1] } as Cursor;
       }
     } catch {
       /* fall through */
@@ -38,12 +39,10 @@ export const cursorSchema = z
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(100).default(50),
   cursor: cursorSchema.optional(),
-  since: z.iso
-    .datetime({ offset: true, error: 'an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z' })
+  since: isoInstant()
     .transform((v) => new Date(v))
     .optional(),
-  until: z.iso
-    .datetime({ offset: true, error: 'an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z' })
+  until: isoInstant()
     .transform((v) => new Date(v))
     .optional(),
 };

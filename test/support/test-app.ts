@@ -23,6 +23,8 @@ export interface TestApp {
   url: string;
   config: AppConfig;
   registers: RegistersConfig;
+  /** Services mode: the test database's own URL (not through connectThrough). */
+  databaseUrl?: string;
   clock: ManualClock;
   get<T>(token: abstract new (...args: never[]) => T): T;
   close(): Promise<void>;
@@ -37,6 +39,8 @@ export interface TestAppOptions {
   checkResponses?: boolean;
   /** Run on the real clock (the returned `clock` then moves nothing): webhook timestamps must be now for receivers to verify them. */
   realClock?: boolean;
+  /** Services mode: the URL the app connects to, from the test database's (e.g. through a TCP proxy). */
+  connectThrough?: (databaseUrl: string) => Promise<string> | string;
   /** Providers to replace, e.g. the DNS resolver. */
   overrides?: Array<{ provide: unknown; useValue: unknown }>;
 }
@@ -62,6 +66,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const mode = options.mode ?? MODE;
   const role = options.role ?? 'all';
   let dropDatabase = async () => undefined as void;
+  let databaseUrl: string | undefined;
   const env: Record<string, string> = {
     LOG_LEVEL: 'silent',
     PROBE_INTERVAL_SECONDS: '300',
@@ -74,7 +79,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       throw new Error('services mode needs DATABASE_URL and REDIS_URL');
     const db = await createTestPostgresDatabase();
     dropDatabase = db.drop;
-    env.DATABASE_URL = db.url;
+    env.DATABASE_URL = options.connectThrough ? await options.connectThrough(db.url) : db.url;
+    databaseUrl = db.url;
     env.REDIS_URL = process.env.REDIS_URL;
     env.REDIS_KEY_PREFIX = env.REDIS_KEY_PREFIX ?? `rltest-${randomBytes(4).toString('hex')}`;
   } else {
@@ -99,6 +105,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     url: `http://127.0.0.1:${port}`,
     config,
     registers: configs.registers,
+    databaseUrl,
     clock,
     get: (token) => app.get(token, { strict: false }),
     close: async () => {

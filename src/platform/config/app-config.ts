@@ -212,6 +212,29 @@ export const ENV_VARIABLES = {
     meaning:
       'Requests per hour per account across the authenticated /api/v1 endpoints (not counted in the public per-IP limit).',
   },
+  DATABASE_POOL_SIZE: {
+    schema: z.coerce.number().int().min(1).max(200).default(10),
+    default: '10',
+    meaning: 'Postgres connections of one process for everything but the public reads.',
+  },
+  DATABASE_PUBLIC_POOL_SIZE: {
+    schema: z.coerce.number().int().min(1).max(100).default(4),
+    default: '4',
+    meaning:
+      'Postgres connections of one api process kept for the open read API (/api/public/v1, health): requests stuck on a lock or a slow table elsewhere cannot take them.',
+  },
+  DATABASE_POOL_WAIT_MS: {
+    schema: z.coerce.number().int().min(100).max(60_000).default(2_000),
+    default: '2000',
+    meaning:
+      'Longest a request waits for a free database connection before it is answered 503 service_unavailable (with Retry-After).',
+  },
+  DATABASE_QUERY_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(500).max(600_000).default(8_000),
+    default: '8000',
+    meaning:
+      'Longest one query of a request may take, counted by the service itself (a stalled network included): past it, 503 service_unavailable. Lock waits give up at half of it. Background work allows 30 s; operator commands (imports, migrations) have no limit.',
+  },
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     default: 'info',
@@ -242,6 +265,8 @@ export class AppConfig {
   readonly probe: { intervalSeconds: number; timeoutMs: number };
   readonly detection: { intervalSeconds: number; feedPollIntervalSeconds: number };
   readonly registerTimeoutMs: number;
+  /** Connection shares and how long work may wait for Postgres (see data-source-options.ts). */
+  readonly database: { poolSize: number; publicPoolSize: number; poolWaitMs: number; queryTimeoutMs: number };
   /** Seconds a register's breaker stays open before one trial read. */
   readonly registerBreakerRetrySeconds: number;
   /** HTTP server limits against slow or idle clients. */
@@ -318,6 +343,12 @@ export class AppConfig {
         feedPollIntervalSeconds: v.FEED_POLL_INTERVAL_SECONDS,
       },
       registerTimeoutMs: v.REGISTER_TIMEOUT_MS,
+      database: {
+        poolSize: v.DATABASE_POOL_SIZE,
+        publicPoolSize: v.DATABASE_PUBLIC_POOL_SIZE,
+        poolWaitMs: v.DATABASE_POOL_WAIT_MS,
+        queryTimeoutMs: v.DATABASE_QUERY_TIMEOUT_MS,
+      },
       registerBreakerRetrySeconds: v.REGISTER_BREAKER_RETRY_SECONDS,
       http: {
         headersTimeoutMs: v.HTTP_HEADERS_TIMEOUT_MS,

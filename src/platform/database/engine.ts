@@ -2,8 +2,8 @@ import type { DataSource } from 'typeorm';
 
 /**
  * Whether a data source is the embedded PGlite database rather than a Postgres server: its
- * node-postgres Pool is PGlite's (data-source-options.ts passes it as the driver).
+ * driver is PGlite's pool, marked `embedded` (data-source-options.ts).
  */
 export function isPGlite(dataSource: DataSource): boolean {
-  return typeof (dataSource.options as { driver?: unknown }).driver === 'object';
+  return (dataSource.options as { driver?: { embedded?: boolean } }).driver?.embedded === true;
 }

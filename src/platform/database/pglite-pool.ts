@@ -3,7 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Extension, PGlite } from '@electric-sql/pglite';
+import { DatabaseUnavailableError } from './database-errors';
 import { createFromTemplate, templateDump } from './embedded-template';
+import { currentLane } from './lanes';
 
 // The contrib entry points publish only ESM type declarations; the CommonJS build is there.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -140,9 +142,11 @@ export function createPGlitePoolClass(
   dbPromise: Promise<PGlite>,
   onEnd?: () => void,
   checkpoints: CheckpointPolicy = PGLITE_CHECKPOINTS,
+  requestWaitMs = Infinity,
 ) {
   return class PGlitePool extends EventEmitter {
-    private readonly waiting: Array<() => void> = [];
+    /** Who waits for the session: public reads are handed it first; a request gives up after requestWaitMs. */
+    private readonly waiting: Array<{ resolve: () => void; isPublic: boolean }> = [];
     private busy = false;
     private client?: PGliteClient;
     /** Used since the last look at the WAL. */
@@ -228,7 +232,7 @@ export function createPGlitePoolClass(
         this.used = true;
         this.watchWal();
       }
-      if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (this.busy) await this.waitForSession();
       this.busy = true;
       try {
         this.client ??= new PGliteClient(await dbPromise);
@@ -245,9 +249,30 @@ export function createPGlitePoolClass(
       return { client: this.client, done };
     }
 
+    private waitForSession(): Promise<void> {
+      const lane = currentLane();
+      return new Promise<void>((resolve, reject) => {
+        const waiter = { resolve, isPublic: lane === 'public' };
+        this.waiting.push(waiter);
+        if (!lane || !Number.isFinite(requestWaitMs)) return;
+        // One session: a request that cannot have it soon is answered 503 rather than held.
+        const timer = setTimeout(() => {
+          const i = this.waiting.indexOf(waiter);
+          if (i < 0) return;
+          this.waiting.splice(i, 1);
+          reject(new DatabaseUnavailableError(`the embedded database was busy for ${requestWaitMs} ms`));
+        }, requestWaitMs);
+        waiter.resolve = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+
     private handOver(): void {
-      const next = this.waiting.shift();
-      if (next) next();
+      const i = this.waiting.findIndex((w) => w.isPublic);
+      const [next] = this.waiting.splice(i >= 0 ? i : 0, 1);
+      if (next) next.resolve();
       else this.busy = false;
     }
   };

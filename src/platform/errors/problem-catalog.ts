@@ -130,7 +130,8 @@ export const PROBLEMS = {
   service_unavailable: {
     status: 503,
     title: 'Service unavailable',
-    description: 'A dependency of the service (database, queue) is not available.',
+    description:
+      'A dependency of the service (the database, the job queue) did not answer in time; Retry-After says when to try again.',
   },
 } as const;
 

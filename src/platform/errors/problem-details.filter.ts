@@ -1,6 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { ApiError } from './api-error';
+
+/** What a 503 for a stalled database tells the client to wait: a few seconds, as the timeouts that made it. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 import { PROBLEMS, ProblemCode, problemTypeUri } from './problem-catalog';
 import { RouteIndex } from './route-index';
 
@@ -65,6 +69,17 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       return new ApiError('payload_too_large', 'The request body is too large.');
     if (bodyParserType === 'entity.parse.failed')
       return new ApiError('invalid_parameter', 'The request body is not valid JSON.');
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(
+        `${req.method} ${req.path}: the database did not answer in time (${(exception as Error).message})`,
+      );
+      return new ApiError(
+        'service_unavailable',
+        'The database did not answer in time. Try again in a few seconds.',
+        {},
+        { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      );
+    }
     this.logger.error({ err: exception, path: req.path }, 'unhandled error');
     return new ApiError('internal_error', 'An internal error occurred.');
   }

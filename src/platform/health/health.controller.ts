@@ -1,5 +1,13 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { ProblemDetailsDto } from '../openapi/problem-details.dto';
 import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { ApiError } from '../errors/api-error';
 import { RedisHealthIndicator } from './redis.health';
@@ -25,8 +33,19 @@ export class HealthController {
   @ApiOkResponse({
     schema: { example: { status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } } },
   })
+  @ApiExtraModels(ProblemDetailsDto)
   @ApiServiceUnavailableResponse({
     description: 'A dependency is down (problem details with code service_unavailable and the checks).',
+    content: {
+      'application/problem+json': {
+        schema: {
+          allOf: [
+            { $ref: getSchemaPath(ProblemDetailsDto) },
+            { properties: { code: { type: 'string', enum: ['service_unavailable'] }, checks: { type: 'object' } } },
+          ],
+        },
+      },
+    },
   })
   async ready(): Promise<HealthCheckResult> {
     try {

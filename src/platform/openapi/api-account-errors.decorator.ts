@@ -20,7 +20,7 @@ const ACCOUNT_RATE_LIMIT_HEADERS = {
 
 /**
  * The problem responses of an /api/v1 endpoint and, unless `open`, its bearer security:
- * every one can answer 401 (not with `open`), 429 and 500; `codes` adds its own.
+ * every one can answer 401 (not with `open`), 429, 500 and 503; `codes` adds its own.
  */
 export function ApiAccountErrors(
   options: { open?: boolean } | ProblemCode = {},
@@ -33,6 +33,7 @@ export function ApiAccountErrors(
     ...(open ? [] : (['unauthorized'] as ProblemCode[])),
     'rate_limited',
     'internal_error',
+    'service_unavailable',
   ];
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of new Set(all))
@@ -45,7 +46,7 @@ export function ApiAccountErrors(
         status,
         description: list.map((c) => `\`${c}\`: ${PROBLEMS[c].description}`).join('\n\n'),
         headers:
-          status === 429
+          status === 429 || status === 503
             ? {
                 'Retry-After': {
                   description: 'Seconds until requests are accepted again.',

@@ -21,10 +21,10 @@ export const RATE_LIMIT_HEADERS = {
 
 /**
  * Documents the rate-limit headers and the problem responses of a public endpoint.
- * Every public endpoint can answer 429 and 500; `codes` adds its own.
+ * Every public endpoint can answer 429, 500 and 503; `codes` adds its own.
  */
 export function ApiPublicErrors(...codes: ProblemCode[]): MethodDecorator & ClassDecorator {
-  const all: ProblemCode[] = [...codes, 'rate_limited', 'internal_error'];
+  const all: ProblemCode[] = [...codes, 'rate_limited', 'internal_error', 'service_unavailable'];
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of all) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
   return applyDecorators(
@@ -34,7 +34,7 @@ export function ApiPublicErrors(...codes: ProblemCode[]): MethodDecorator & Clas
         status,
         description: list.map((c) => `\`${c}\`: ${PROBLEMS[c].description}`).join('\n\n'),
         headers:
-          status === 429
+          status === 429 || status === 503
             ? {
                 ...RATE_LIMIT_HEADERS,
                 'Retry-After': {

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { ApiError, FieldError } from '../errors/api-error';
+import './plain-messages';
+import { nulCharacters } from './text-input';
 
 /**
  * Request input checked against a zod schema (objects are `.strict()`: an unknown field is an
@@ -12,6 +14,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
       errors: [{ field: '(body)', code: 'invalid_type', message: 'expected a JSON object' }],
     });
   }
+  const nul = nulCharacters(body);
+  if (nul.length) throw new ApiError('invalid_body', summary(nul), { errors: nul });
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const errors = fieldErrors(result.error);
@@ -20,6 +24,11 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
 
 /** Query parameters: the same checks, reported as invalid_parameter. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
+  const nul = nulCharacters(query);
+  if (nul.length)
+    throw new ApiError('invalid_parameter', summary(nul), {
+      errors: nul.map((e) => ({ ...e, code: 'invalid_parameter' })),
+    });
   const result = schema.safeParse(query ?? {});
   if (result.success) return result.data;
   const errors = fieldErrors(result.error).map((e) => ({

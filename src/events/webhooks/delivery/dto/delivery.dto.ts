@@ -1,18 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
+import { isoInstant } from '../../../../platform/validation/text-input';
 import { BUILT_EVENT_KINDS } from '../../../event-kinds';
 
 export const DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'held'] as const;
 
 export const replaySchema = z
   .object({
-    since: z.iso
-      .datetime({ offset: true, error: 'an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z' })
-      .describe('Replay the endpoint’s failed deliveries of events created at or after this time.'),
-    until: z.iso
-      .datetime({ offset: true, error: 'an ISO 8601 date-time' })
-      .optional()
-      .describe('…and before this time (default: now).'),
+    since: isoInstant().describe('Replay the endpoint’s failed deliveries of events created at or after this time.'),
+    until: isoInstant().optional().describe('…and before this time (default: now).'),
   })
   .strict();
 
