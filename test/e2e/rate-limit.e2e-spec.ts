@@ -1,5 +1,5 @@
 import { raw } from '../support/raw-http';
-import { startTestApp, TestApp } from '../support/test-app';
+import { MODE, startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(60_000);
 
@@ -55,9 +55,40 @@ describe('rate limit: 120 requests per hour per client IP across /api/public/v1'
     const body = (await (await fetch(app.url + paths[0], { headers: ip })).json()) as Record<string, unknown>;
     expect(body).toMatchObject({ status: 429, code: 'rate_limited', type: '/api/public/v1/problems/rate_limited' });
     const resetAt = Date.parse(body.resetAt as string);
-    expect(resetAt - Date.now()).toBeGreaterThan(3_500_000);
+    expect(resetAt - app.clock.now().getTime()).toBeGreaterThan(3_500_000);
     expect(body.resetAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(body.detail).toContain(body.resetAt as string);
+  });
+
+  it('ends a 429 when the last 200 said the window resets, not a window after the first 429', async () => {
+    const ip = { 'X-Forwarded-For': '192.0.2.44' };
+    const answers = await hit(app, '/api/public/v1/problems', 120, ip);
+    const lastReset = Number(answers[119].headers.get('x-ratelimit-reset'));
+    expect(answers[119].status).toBe(200);
+    if (MODE === 'embedded') app.clock.advance(4_000); // the in-process count runs on the app's clock
+    const blocked = (await hit(app, '/api/public/v1/problems', 1, ip))[0];
+    expect(blocked.status).toBe(429);
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect(blocked.headers.get('x-ratelimit-reset')).toBe(String(retryAfter));
+    if (MODE === 'services') {
+      // Redis counts on its own clock: the 429 ends no later than the 200 said.
+      expect(retryAfter).toBeLessThanOrEqual(lastReset);
+      return;
+    }
+    expect(retryAfter).toBe(lastReset - 4);
+    app.clock.advance((retryAfter - 1) * 1000);
+    const stillBlocked = (await hit(app, '/api/public/v1/problems', 1, ip))[0];
+    expect({ status: stillBlocked.status, retryAfter: stillBlocked.headers.get('retry-after') }).toEqual({
+      status: 429,
+      retryAfter: '1',
+    });
+    app.clock.advance(1_000);
+    const again = (await hit(app, '/api/public/v1/problems', 1, ip))[0];
+    expect({ status: again.status, remaining: again.headers.get('x-ratelimit-remaining') }).toEqual({
+      status: 200,
+      remaining: '119',
+    });
+    expect(Number(again.headers.get('x-ratelimit-reset'))).toBe(3600);
   });
 
   it('counts a path however it is spelt for the router: another case, a trailing slash, an absolute-form target', async () => {

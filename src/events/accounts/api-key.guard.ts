@@ -1,10 +1,11 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
+import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../platform/config/app-config';
 import { ApiError } from '../../platform/errors/api-error';
 import { countHourly } from '../../platform/rate-limit/hourly-counter';
 import { RATE_LIMIT_STORAGE } from '../../platform/rate-limit/rate-limit.middleware';
+import { Clock } from '../../platform/clock';
 import { ApiKeyAuth, Principal } from './api-key-auth.service';
 
 type AuthenticatedRequest = Request & { principal?: Principal };
@@ -21,6 +22,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly auth: ApiKeyAuth,
     @Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
+    private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
 
@@ -31,6 +33,7 @@ export class ApiKeyGuard implements CanActivate {
     try {
       await countHourly(
         this.storage,
+        this.clock,
         res,
         `acct:${req.principal.accountId}`,
         this.config.limits.accountRequestsPerHour,

@@ -1,11 +1,12 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../platform/config/app-config';
 import { ApiError } from '../../platform/errors/api-error';
 import { identifyClient } from '../../platform/rate-limit/client-key';
 import { countHourly } from '../../platform/rate-limit/hourly-counter';
 import { RATE_LIMIT_STORAGE } from '../../platform/rate-limit/rate-limit.middleware';
+import { Clock } from '../../platform/clock';
 
 /** Sign-ups per client IP (IPv6: per /64) per hour, in the shared rate-limit storage. */
 @Injectable()
@@ -14,6 +15,7 @@ export class SignupLimitGuard implements CanActivate {
 
   constructor(
     @Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
+    private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
 
@@ -24,6 +26,7 @@ export class SignupLimitGuard implements CanActivate {
     try {
       await countHourly(
         this.storage,
+        this.clock,
         context.switchToHttp().getResponse<Response>(),
         `signup:${client.key}`,
         limit,

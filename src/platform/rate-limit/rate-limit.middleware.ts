@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger, NestMiddleware } from '@nestjs/common';
-import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { NextFunction, Request, Response } from 'express';
+import { Clock } from '../clock';
 import { AppConfig } from '../config/app-config';
-import { ApiError } from '../errors/api-error';
+import type { ApiError } from '../errors/api-error';
+import { Hit, HOUR_MS, overLimit, rateLimitHeaders } from './hourly-counter';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import { ClientIdentity, identifyClient } from './client-key';
 
 export const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
-const HOUR_MS = 3_600_000;
 /** What X-RateLimit-Remaining says to an allowlisted client without a limit (not counted). */
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 const UNLIMITED_HEADERS = {
@@ -31,6 +32,7 @@ export class RateLimitMiddleware implements NestMiddleware {
   constructor(
     @Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -76,38 +78,17 @@ export class RateLimitMiddleware implements NestMiddleware {
   private async countClient(client: ClientIdentity): Promise<RateLimitVerdict> {
     const limit = client.limit;
     if (limit === null) return { headers: { ...UNLIMITED_HEADERS } };
-    // blockDuration = the window: once over the limit, a client waits a full window.
-    let hit: Awaited<ReturnType<ThrottlerStorage['increment']>>;
+    let hit: Hit;
     try {
       hit = await this.storage.increment(`rl:${client.key}`, HOUR_MS, limit, HOUR_MS, 'default');
     } catch (err) {
       // No count at all (should not happen: the storage falls back to memory): serve rather than fail.
       this.logger.warn({ err }, 'rate-limit storage unavailable; request not counted');
-      return {
-        headers: {
-          'X-RateLimit-Limit': String(limit),
-          'X-RateLimit-Remaining': String(limit),
-          'X-RateLimit-Reset': String(HOUR_MS / 1000),
-        },
-      };
+      return { headers: rateLimitHeaders(limit, { totalHits: 0, timeToExpire: HOUR_MS / 1000 }) };
     }
-    const blocked = hit.totalHits > limit;
-    const resetSeconds = Math.max(0, blocked ? hit.timeToBlockExpire : hit.timeToExpire);
-    const headers: Record<string, string> = {
-      'X-RateLimit-Limit': String(limit),
-      'X-RateLimit-Remaining': String(Math.max(0, limit - hit.totalHits)),
-      'X-RateLimit-Reset': String(resetSeconds),
-    };
-    if (!blocked) return { headers };
-    // The storage counts in wall-clock time, so the reset time is wall-clock time too.
-    const resetAt = new Date(Date.now() + resetSeconds * 1000).toISOString();
-    const rejection = new ApiError(
-      'rate_limited',
-      `More than ${limit} requests in an hour from this address. Requests are accepted again at ${resetAt}.`,
-      { limit, resetAt },
-      { 'Retry-After': String(resetSeconds) },
-    );
-    return { headers, rejection };
+    const headers = rateLimitHeaders(limit, hit);
+    if (!hit.isBlocked) return { headers };
+    return { headers, rejection: overLimit(limit, hit, this.clock, 'requests from this address') };
   }
 }
 

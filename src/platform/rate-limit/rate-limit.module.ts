@@ -1,13 +1,12 @@
 import { Global, Module } from '@nestjs/common';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { ThrottlerStorageService } from '@nestjs/throttler';
+import { Clock } from '../clock';
 import { AppConfig } from '../config/app-config';
 import { RedisHealth } from '../redis/redis-health.service';
-import { FailoverThrottlerStorage } from './failover-throttler-storage';
 import { RATE_LIMIT_STORAGE, RateLimitMiddleware } from './rate-limit.middleware';
+import { FailoverThrottlerStorage, MemoryFixedWindowStorage, RedisFixedWindowStorage } from './fixed-window-storage';
 
 /**
- * Rate-limit storage: in memory on the embedded default; with REDIS_URL, Redis (shared by
+ * Rate-limit counts: in memory on the embedded default; with REDIS_URL, in Redis (shared by
  * replicas), falling back to memory while Redis does not answer.
  */
 @Global()
@@ -15,18 +14,15 @@ import { RATE_LIMIT_STORAGE, RateLimitMiddleware } from './rate-limit.middleware
   providers: [
     {
       provide: RATE_LIMIT_STORAGE,
-      inject: [AppConfig, RedisHealth],
-      useFactory: (config: AppConfig, health: RedisHealth) => {
-        if (!config.redisUrl) return new ThrottlerStorageService();
+      inject: [AppConfig, RedisHealth, Clock],
+      useFactory: (config: AppConfig, health: RedisHealth, clock: Clock) => {
+        const local = new MemoryFixedWindowStorage(clock);
+        if (!config.redisUrl) return local;
         const client = health.createClient('rate-limit', {
           keyPrefix: `${config.redisKeyPrefix}:`,
           commandTimeout: 500,
         });
-        return new FailoverThrottlerStorage(
-          new ThrottlerStorageRedisService(client),
-          new ThrottlerStorageService(),
-          health,
-        );
+        return new FailoverThrottlerStorage(new RedisFixedWindowStorage(client), local, health);
       },
     },
     RateLimitMiddleware,
