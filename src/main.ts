@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
+import { PublicAddress } from './platform/http/public-address';
 import { rootModuleFor } from './app/app.module';
 import { assertDataDirFree, bootFailure } from './app/boot-failure';
 import { loadConfig } from './app/config';
@@ -23,6 +25,7 @@ async function bootstrap(): Promise<void> {
   });
   configureHttpApp(app, config);
   await app.listen(config.port, config.host);
+  app.get(PublicAddress).listeningOn((app.getHttpServer().address() as AddressInfo).port);
   collectBootGarbage();
 }
 

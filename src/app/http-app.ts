@@ -10,6 +10,7 @@ import { ApiError } from '../platform/errors/api-error';
 import { writeProblem } from '../platform/errors/problem-details.filter';
 import { COUNTRY_CODES } from '../registers/registers';
 import { inLane } from '../platform/database/lanes';
+import { withRequestOrigin } from '../platform/http/public-address';
 import { ROOT_LOGGER } from '../platform/logging/logging.module';
 import { requestLogging } from '../platform/logging/request-logging';
 import { OpenApiDocument } from '../platform/openapi/openapi.controller';
@@ -50,7 +51,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // The open read API and the health checks take database connections from a share of their
   // own: requests stuck on a lock elsewhere cannot take them (platform/database/lanes.ts).
   express.use((req: Request, _res: Response, next: NextFunction) =>
-    inLane(/^\/(api\/public|health)(\/|$)/i.test(req.path) ? 'public' : 'request', next),
+    inLane(/^\/(api\/public|health)(\/|$)/i.test(req.path) ? 'public' : 'request', () => withRequestOrigin(req, next)),
   );
   // The read API is open to any origin, without credentials; browsers may read the rate-limit headers.
   const publicCors = openCors({
@@ -127,7 +128,8 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
             ].join('\n'),
           )
           .setVersion(config.apiVersion)
-          .addServer(config.publicBaseUrl)
+          // Relative: the document is served by the service itself, so /docs works on any address.
+          .addServer(config.publicBaseUrl ?? '/')
           .addBearerAuth(
             {
               type: 'http',

@@ -4,6 +4,7 @@ import { Clock } from './clock';
 import { AppConfig } from './config/app-config';
 import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { RouteIndex } from './errors/route-index';
+import { PublicAddress } from './http/public-address';
 import { RedisHealth } from './redis/redis-health.service';
 
 /** What every module of every process shares: typed config, the clock, the Redis breaker, the error filter. */
@@ -19,9 +20,10 @@ export class PlatformModule {
         Clock,
         RedisHealth,
         RouteIndex,
+        PublicAddress,
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
       ],
-      exports: [AppConfig, Clock, RedisHealth, RouteIndex],
+      exports: [AppConfig, Clock, RedisHealth, RouteIndex, PublicAddress],
     };
   }
 }

@@ -1,3 +1,4 @@
+import { PublicAddress } from '../platform/http/public-address';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../platform/config/app-config';
 import { OpenBreaker, RegisterBreaker, RegisterUnreachableError } from '../registers/client/register-breaker';
@@ -36,6 +37,7 @@ export class SearchService {
     private readonly dataset: DatasetService,
     private readonly config: AppConfig,
     private readonly breaker: RegisterBreaker,
+    private readonly address: PublicAddress,
   ) {}
 
   async search(rawQuery: unknown, rawCountry: unknown): Promise<SearchResponseDto> {
@@ -271,7 +273,7 @@ export class SearchService {
   }
 
   private attribution(register: RegisterDefinition): string {
-    return `Data from ${register.name} (${register.officialUrl}), provided by Registry Lookup (${this.config.publicBaseUrl}). Reuse is subject to the register's own terms: ${register.reuseTermsUrl}`;
+    return `Data from ${register.name} (${register.officialUrl}), provided by Registry Lookup (${this.address.url('/')}). Reuse is subject to the register's own terms: ${register.reuseTermsUrl}`;
   }
 }
 

@@ -95,9 +95,10 @@ export const ENV_VARIABLES = {
       "An idle keep-alive connection is closed after this time. Behind a load balancer, keep it above the balancer's own idle timeout.",
   },
   PUBLIC_BASE_URL: {
-    schema: url.default('http://localhost:3000'),
-    default: 'http://localhost:3000',
-    meaning: 'Public address of the service: OpenAPI server, attribution, User-Agent of register reads.',
+    schema: url.optional(),
+    default: '(none: the address each request was made to)',
+    meaning:
+      "Public address of the service, for the links it gives out (attribution, webhook payloads) and the User-Agent of its register reads and webhooks. Unset, links use the address each request was made to (and, in background work of a process that serves HTTP, the port it listens on); set it behind a proxy or when the worker runs apart. The OpenAPI document's server is relative, so /docs works on any address.",
   },
   RATE_LIMIT_PER_HOUR: {
     schema: positiveInt.default(120),
@@ -258,7 +259,8 @@ export class AppConfig {
   readonly redisKeyPrefix: string;
   readonly migrateOnBoot: boolean;
   readonly datasetSeed: boolean;
-  readonly publicBaseUrl: string;
+  /** PUBLIC_BASE_URL without its trailing slash; unset, see PublicAddress. */
+  readonly publicBaseUrl?: string;
   readonly rateLimit: { perHour: number; allowlist: RateLimitAllowEntry[] };
   /** Express `trust proxy` setting: false, a hop count, or a list of addresses/CIDRs. */
   readonly trustProxy: boolean | number | string;
@@ -334,7 +336,7 @@ export class AppConfig {
       redisKeyPrefix: v.REDIS_KEY_PREFIX,
       migrateOnBoot: v.MIGRATE_ON_BOOT,
       datasetSeed: v.DATASET_SEED,
-      publicBaseUrl: v.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+      publicBaseUrl: v.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
       rateLimit: { perHour: v.RATE_LIMIT_PER_HOUR, allowlist },
       trustProxy: parseTrustProxy(v.TRUST_PROXY),
       probe: { intervalSeconds: v.PROBE_INTERVAL_SECONDS, timeoutMs: v.PROBE_TIMEOUT_MS },
@@ -358,7 +360,7 @@ export class AppConfig {
       logLevel: v.LOG_LEVEL,
       searchMaxResults: v.SEARCH_MAX_RESULTS,
       apiVersion,
-      userAgent: `RegistryLookup/${apiVersion} (+${v.PUBLIC_BASE_URL.replace(/\/+$/, '')})`,
+      userAgent: userAgent('RegistryLookup', apiVersion, v.PUBLIC_BASE_URL),
       webhooks: {
         timeoutMs: v.WEBHOOK_TIMEOUT_MS,
         retrySchedule: v.WEBHOOK_RETRY_SCHEDULE,
@@ -366,7 +368,7 @@ export class AppConfig {
         endpointConcurrency: v.WEBHOOK_ENDPOINT_CONCURRENCY,
         targetAllowlist,
         sweepIntervalMs: v.DELIVERY_SWEEP_INTERVAL_MS,
-        userAgent: `RegistryLookup-Webhooks/${apiVersion} (+${v.PUBLIC_BASE_URL.replace(/\/+$/, '')})`,
+        userAgent: userAgent('RegistryLookup-Webhooks', apiVersion, v.PUBLIC_BASE_URL),
       },
       limits: {
         simulatorSendsPerHour: v.SIMULATOR_SENDS_PER_HOUR,
@@ -375,6 +377,11 @@ export class AppConfig {
       },
     });
   }
+}
+
+/** `Name/1.0.0 (+https://…)`: the service's public address when it has one configured, never a guess. */
+function userAgent(name: string, version: string, base: string | undefined): string {
+  return base ? `${name}/${version} (+${base.replace(/\/+$/, '')})` : `${name}/${version}`;
 }
 
 function stripEmpty(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -1,6 +1,6 @@
+import { PublicAddress } from '../../../platform/http/public-address';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AppConfig } from '../../../platform/config/app-config';
 import { RegisterOutage, RegisterStatusService } from '../../../status/register-status.service';
 import { DetectionEventWriter, EmittedEvent } from './detection-event-writer';
 import { registerUnavailableData } from './detection-events';
@@ -16,7 +16,7 @@ export class RegisterOutageNotifier implements OnModuleInit {
   constructor(
     private readonly statuses: RegisterStatusService,
     private readonly sink: DetectionEventWriter,
-    private readonly config: AppConfig,
+    private readonly address: PublicAddress,
   ) {}
 
   onModuleInit(): void {
@@ -28,7 +28,7 @@ export class RegisterOutageNotifier implements OnModuleInit {
       `SELECT account_id, count(*)::int AS companies FROM watch WHERE country = $1 GROUP BY account_id ORDER BY account_id`,
       [outage.country],
     );
-    const statusUrl = `${this.config.publicBaseUrl}/api/public/v1/status`;
+    const statusUrl = this.address.url('/api/public/v1/status');
     const emitted: EmittedEvent[] = [];
     for (const a of accounts) {
       const data = registerUnavailableData(
