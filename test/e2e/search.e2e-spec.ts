@@ -293,11 +293,11 @@ describe('search and company lookup, end to end', () => {
       expect(body.company.source.url).toBe('https://ised-isde.canada.ca/cc/lgcy/fdrlCrpDtls.html?corpId=1007');
     });
 
-    it('name search: no live name search, so the dataset answers with a warning saying so', async () => {
+    it('name search: no live name search, so the dataset answers with a warning in the connector’s words', async () => {
       const { status, body } = await search('Abbotsford Chamber', 'CA');
       expect(status).toBe(200);
       expectFallback(body, 'CA');
-      expect(body.warning).toMatch(/no live name search/);
+      expect(body.warning).toMatch(/^Corporations Canada publishes no name search .*dataset\. Results come from/);
       expect(body.results[0].name).toBe('Abbotsford Chamber of Commerce');
     });
   });
