@@ -91,6 +91,19 @@ describe(`PL change detection end to end (${MODE})`, () => {
     expect(endpoint.status).toBe(201);
     receiver.secrets = [endpoint.body.secret];
 
+    // A NIP is no number KRS can be read by: refused, rather than a watch that could never be read.
+    const byNip = await customer.call('POST', '/api/v1/watches', {
+      country: 'PL',
+      registrationNumber: '945-233-64-18',
+    });
+    expect(byNip.status).toBe(400);
+    expect(byNip.body).toMatchObject({
+      code: 'invalid_body',
+      errors: [{ field: 'registrationNumber', code: 'invalid_registration_number' }],
+      detail: expect.stringMatching(
+        /^9452336418 is a NIP, not a KRS registration number: watch the company by its KRS number/,
+      ),
+    });
     const created = await customer.call('POST', '/api/v1/watches', {
       country: 'PL',
       registrationNumber: 'KRS 1268296',
