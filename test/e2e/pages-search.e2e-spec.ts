@@ -67,6 +67,7 @@ describeWithBrowser('pages-search')('the search page (/)', () => {
     expect(options).toHaveLength(COUNTRY_CODES.length);
     expect(options).toContain('Norway — Brønnøysund (live)');
     expect(options).toContain('Australia — ABR (paused)');
+    expect(options).toContain('Poland — KRS (live)');
     // HTML, script and stylesheet were loaded; only the one /registers call was counted.
     expect(opened!.requests.map((u) => new URL(u).pathname)).toEqual(
       expect.arrayContaining(['/', '/assets/search.js', '/assets/styles.css', '/api/public/v1/registers']),
