@@ -10,6 +10,13 @@ export type IdentifierMatch =
       registrationNumber: string;
       /** Which identifier was recognised: 'orgnr', 'siren', 'siret', 'company_number', 'cvr', 'abn', 'acn', 'bn9', 'corporation_number'… */
       scheme: string;
+      /**
+       * The register cannot be asked for this kind of number (KRS is read by KRS number only,
+       * not by NIP or REGON): the fallback dataset answers, whatever the register's health,
+       * and these sentences say so — `why` opens the answer's warning, `notFound` is the
+       * lookup's 404 when the dataset has nothing either.
+       */
+      datasetOnly?: { why: string; notFound: string };
     }
   | { kind: 'invalid'; message: string }
   | { kind: 'name' };

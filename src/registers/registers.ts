@@ -4,6 +4,7 @@ import { DK_REGISTER } from './dk/dk.register';
 import { FR_REGISTER } from './fr/fr.register';
 import { GB_REGISTER } from './gb/gb.register';
 import { NO_REGISTER } from './no/no.register';
+import { PL_REGISTER } from './pl/pl.register';
 import type { Register } from './register';
 import type { RegisterDefinition } from './register-definition';
 
@@ -19,6 +20,7 @@ export const REGISTERS = {
   FR: FR_REGISTER,
   DK: DK_REGISTER,
   NO: NO_REGISTER,
+  PL: PL_REGISTER,
 } satisfies Record<string, Register>;
 
 export type CountryCode = keyof typeof REGISTERS;

@@ -17,7 +17,7 @@ export class SearchController {
   @ApiOperation({
     summary: 'Look a company up by name or registration number in one country’s register',
     description:
-      'A q that is a registration number in the country’s format (spaces, dots and dashes ignored; check digits verified offline) is looked up directly; anything else is a name search. No match is `resolved: false`, not an error.',
+      'A q that is a registration number in the country’s format (spaces, dots and dashes ignored; check digits verified offline) is looked up directly; anything else is a name search. No match is `resolved: false`, not an error. Where the register has no name search, or cannot be asked for the kind of number given (KRS: a NIP or REGON), the fallback dataset answers with `register.status` degraded and a `warning` saying so in the register’s terms — `resolved: false` when it holds nothing.',
   })
   @ApiQuery({
     name: 'q',

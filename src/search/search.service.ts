@@ -20,6 +20,8 @@ import { requireParameters, resolveCountry, validateQuery, validateRegistrationN
 interface Provenance {
   status: RegisterStatus;
   warning?: string;
+  /** The register's own sentence for a lookup the dataset could not answer either (see `datasetOnly`). */
+  notFound?: string;
 }
 
 /**
@@ -69,6 +71,7 @@ export class SearchService {
         }
         return this.dataset.searchByName(register.country, q, limit);
       },
+      id.kind === 'number' ? id.datasetOnly : undefined,
     );
     const results = rank(records, q, id.kind === 'number' ? id.registrationNumber : null).slice(0, limit);
     return {
@@ -111,11 +114,12 @@ export class SearchService {
         const found = await this.dataset.findByNumber(register.country, id.registrationNumber);
         return found ? [{ ...found, officers: null }] : [];
       },
+      id.datasetOnly,
     );
     if (records.length === 0) {
       throw new ApiError(
         'company_not_found',
-        `${register.short} has no company with number ${id.registrationNumber}.`,
+        provenance.notFound ?? `${register.short} has no company with number ${id.registrationNumber}.`,
         provenance.warning ? { warning: provenance.warning } : {},
       );
     }
@@ -134,14 +138,17 @@ export class SearchService {
    * The read pipeline shared by search and lookup: live when the register can be read,
    * the dataset when it is paused, unreachable or fails. A register failure with nothing in
    * the dataset to stand in is a 502, unless the dataset is a complete copy of the register.
+   * A number the register cannot be asked for (`datasetOnly`) is never read live.
    */
   private async read<T extends CompanyRecord>(
     register: RegisterDefinition,
     key: string,
     live: () => Promise<T[]>,
     fallback: () => Promise<T[]>,
+    datasetOnly?: { why: string; notFound: string },
   ): Promise<{ records: T[]; provenance: Provenance }> {
     const country = register.country;
+    if (datasetOnly) return this.fromDataset(country, datasetOnly.why, datasetOnly.notFound, fallback);
     const pauseReason = this.connectors.pauseReason(country);
     if (pauseReason) {
       const records = await fallback();
@@ -169,21 +176,8 @@ export class SearchService {
       };
     } catch (err) {
       if (err instanceof RegisterUnreachableError) return this.unreachable(register, err.open, fallback);
-      if (err instanceof NameSearchUnsupportedError) {
-        // Not a failure: the register has no live name search; the dataset is the answer.
-        const records = await fallback();
-        return {
-          records,
-          provenance: {
-            status: 'degraded',
-            warning: await this.fallbackWarning(
-              country,
-              `${register.short} offers no live name search`,
-              records.length,
-            ),
-          },
-        };
-      }
+      if (err instanceof NameSearchUnsupportedError)
+        return this.fromDataset(country, err.message, err.notFound, fallback);
       const failure = UpstreamError.from(err);
       this.logger.warn(`${country} live read failed: ${failure.errorClass} (${failure.message})`);
       const records = await fallback();
@@ -208,6 +202,22 @@ export class SearchService {
         },
       };
     }
+  }
+
+  /**
+   * Not a failure: the register cannot answer this query live (it has no name search, or the
+   * number is not its key); the dataset is the answer, and the register's own sentence says why.
+   */
+  private async fromDataset<T extends CompanyRecord>(
+    country: CountryCode,
+    why: string,
+    notFound: string | undefined,
+    fallback: () => Promise<T[]>,
+  ): Promise<{ records: T[]; provenance: Provenance }> {
+    const records = await fallback();
+    const warning = await this.fallbackWarning(country, why.trim().replace(/\.$/, ''), records.length);
+    const status = this.connectors.pauseReason(country) ? 'paused' : 'degraded';
+    return { records, provenance: { status, warning, ...(notFound ? { notFound } : {}) } };
   }
 
   /** The register's breaker is open: the fallback answers, and the warning says why and since when. */

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { JobQueue } from '../../src/platform/jobs/job-queue';
+import { COUNTRY_CODES } from '../../src/registers/registers';
 import { describeWithBrowser, launchChromium } from '../support/browser';
 import { importSample } from '../support/datasets';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';
@@ -59,13 +60,14 @@ describeWithBrowser('pages-search')('the search page (/)', () => {
     return Number(res.headers.get('x-ratelimit-remaining'));
   }
 
-  it('lists the six registers from /registers with their status, and shows the requests left (the page itself costs none)', async () => {
+  it('lists every register from /registers with its status, and shows the requests left (the page itself costs none)', async () => {
     const before = await remaining();
     const page = await open('/');
     const options = await page.locator('#country option').allTextContents();
-    expect(options).toHaveLength(6);
+    expect(options).toHaveLength(COUNTRY_CODES.length);
     expect(options).toContain('Norway — Brønnøysund (live)');
     expect(options).toContain('Australia — ABR (paused)');
+    expect(options).toContain('Poland — KRS (live)');
     // HTML, script and stylesheet were loaded; only the one /registers call was counted.
     expect(opened!.requests.map((u) => new URL(u).pathname)).toEqual(
       expect.arrayContaining(['/', '/assets/search.js', '/assets/styles.css', '/api/public/v1/registers']),

@@ -293,11 +293,11 @@ describe('search and company lookup, end to end', () => {
       expect(body.company.source.url).toBe('https://ised-isde.canada.ca/cc/lgcy/fdrlCrpDtls.html?corpId=1007');
     });
 
-    it('name search: no live name search, so the dataset answers with a warning saying so', async () => {
+    it('name search: no live name search, so the dataset answers with a warning in the connector’s words', async () => {
       const { status, body } = await search('Abbotsford Chamber', 'CA');
       expect(status).toBe(200);
       expectFallback(body, 'CA');
-      expect(body.warning).toMatch(/no live name search/);
+      expect(body.warning).toMatch(/^Corporations Canada publishes no name search .*dataset\. Results come from/);
       expect(body.results[0].name).toBe('Abbotsford Chamber of Commerce');
     });
   });
@@ -333,7 +333,7 @@ describe('search and company lookup, end to end', () => {
   });
 
   describe('a name the fallback dataset does not hold, while a register is down', () => {
-    // Only the bundled sample of real records (65 companies), no import of a bulk file.
+    // Only the bundled sample of real records (68 companies), no import of a bulk file.
     let sampleOnly: TestApp;
     beforeAll(async () => {
       // No AU GUID and no DK credentials: both paused. DK also gets a complete import of its sample file.

@@ -38,6 +38,8 @@ function sampleFile(country: CountryCode): { name: string; content: string | Buf
           fixtureText('registers/ca/corpcan-opendata-corporation-16292721-numbered-cbca-2024.xml'),
         ]),
       };
+    default:
+      throw new Error(`${country} publishes no bulk file: there is no sample to import`);
   }
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fixtureText } from '../../../test/support/dataset-fixtures';
 import { adminSetup } from '../../app/config';
 import { runDatasetImportCli } from './dataset-import-cli';
+import { COUNTRY_CODES, countryList } from '../../registers/registers';
 
 jest.setTimeout(60_000);
 
@@ -28,12 +29,12 @@ describe('dataset:import command', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each([
-    [['--file', 'x.csv'], 2, 'dataset:import: --country is required (GB, AU, CA, FR, DK or NO)'],
+    [['--file', 'x.csv'], 2, `dataset:import: --country is required (${countryList()})`],
     [['--country', 'NO'], 2, 'dataset:import: --file is required'],
     [
       ['--country', 'SE', '--file', 'x'],
       2,
-      'dataset:import: unknown country "SE": the dataset covers GB, AU, CA, FR, DK, NO',
+      `dataset:import: unknown country "SE": the dataset covers ${COUNTRY_CODES.join(', ')}`,
     ],
     [['--country', 'AU', '--file', 'x'], 1, 'dataset:import: file not found: x'],
     [

@@ -13,6 +13,7 @@ import { formatImportSummary } from './import-summary';
 import { markInterruptedImports } from './interrupted-imports';
 import { BUNDLED_DATASET, seedBundledSample } from '../seed/bundled-sample';
 import { refreshWordCounts } from '../word-counts';
+import { COUNTRY_CODES, REGISTERS } from '../../registers/registers';
 
 const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 // Starting PGlite (WASM) takes seconds on a busy 2-core machine.
@@ -590,6 +591,13 @@ describe('import options', () => {
     expect(() => resolveFormat('AU')).toThrow('AU publishes several bulk formats: give --format abn-xml|asic-csv');
     expect(() => resolveFormat('GB', 'abn-xml')).toThrow('unknown format "abn-xml" for GB: use basiccompanydata-csv');
   });
+
+  it.each(COUNTRY_CODES.filter((cc) => REGISTERS[cc].bulkFormats.length === 0))(
+    'says %s publishes no bulk file rather than asking for a format',
+    (cc) => {
+      expect(() => resolveFormat(cc)).toThrow(`${cc} publishes no bulk file: there is no dataset to import for it`);
+    },
+  );
 
   it('finds a production date in the usual file names', () => {
     expect(dateFromFileName('/x/BasicCompanyDataAsOneFile-2024-05-01.zip')?.toISOString()).toBe(

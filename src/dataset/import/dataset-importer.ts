@@ -84,8 +84,16 @@ export function resolveCountry(country: string): CountryCode {
   return cc as CountryCode;
 }
 
-export function resolveFormat(country: CountryCode, format?: string): DatasetFormat {
+/** The country's bulk formats; a register that publishes no bulk file (KRS) has nothing to import. */
+function publishedFormats(country: CountryCode): readonly DatasetFormat[] {
   const formats = formatsOf(country);
+  if (formats.length === 0)
+    throw new ImportUsageError(`${country} publishes no bulk file: there is no dataset to import for it`);
+  return formats;
+}
+
+export function resolveFormat(country: CountryCode, format?: string): DatasetFormat {
+  const formats = publishedFormats(country);
   const ids = formats.map((f) => f.id).join(', ');
   if (!format) {
     if (formats.length === 1) return formats[0];
@@ -104,7 +112,7 @@ export function resolveFormat(country: CountryCode, format?: string): DatasetFor
  * ASIC company CSV), so that --format is needed only when the content cannot tell.
  */
 export async function recognizeFormat(country: CountryCode, file: string, format?: string): Promise<DatasetFormat> {
-  const formats = formatsOf(country);
+  const formats = publishedFormats(country);
   if (format || formats.length === 1) return resolveFormat(country, format);
   const matching: DatasetFormat[] = [];
   for (const candidate of formats) {

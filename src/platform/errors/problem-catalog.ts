@@ -47,7 +47,8 @@ export const PROBLEMS = {
   company_not_found: {
     status: 404,
     title: 'No company with this registration number',
-    description: 'The register (or, when it is not answering, the fallback dataset) has no company with this number.',
+    description:
+      'The register (or, when it is not answering, the fallback dataset) has no company with this number; or the number is of a kind the register cannot be asked for (a tax or statistical number where the register is read by its own number only) and the fallback dataset has no company with it either — the detail says which.',
   },
   resource_not_found: {
     status: 404,

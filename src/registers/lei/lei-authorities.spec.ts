@@ -160,7 +160,15 @@ describe('nationalRecordPath', () => {
     expect(nationalRecordPath('RA000163', '25834151', all)).toBe('/api/public/v1/companies/CZ/25834151');
     expect(nationalRecordPath('RA000168', 'CZ68407700', all)).toBe('/api/public/v1/companies/CZ/68407700');
     expect(nationalRecordPath('RA000484', 'KRS 28860', all)).toBe('/api/public/v1/companies/PL/0000028860');
-    expect(nationalRecordPath('RA000484', 'KRS 28860')).toBeNull();
+    // Covered now (PL is in the register table); not where PL is not among the covered countries.
+    expect(nationalRecordPath('RA000484', 'KRS 28860')).toBe('/api/public/v1/companies/PL/0000028860');
+    expect(
+      nationalRecordPath(
+        'RA000484',
+        'KRS 28860',
+        all.filter((cc) => cc !== 'PL'),
+      ),
+    ).toBeNull();
   });
 
   it('gives each covered country’s number exactly as its recogniser keys it (what /companies/{cc}/{n} reads)', () => {

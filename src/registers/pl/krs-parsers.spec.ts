@@ -56,6 +56,8 @@ describe('parseOdpisAktualny (current extract)', () => {
           nip: '9452336418',
           // KRS writes "54577292400000": the padding is removed.
           regon: '545772924',
+          // The valid NIP and REGON: what a NIP or REGON query finds the record by in the dataset.
+          otherNumbers: ['9452336418', '545772924'],
         },
       },
       officers: [
@@ -88,6 +90,7 @@ describe('parseOdpisAktualny (current extract)', () => {
           court: 'SĄD REJONOWY DLA M. ST. WARSZAWY XVI WYDZIAŁ GOSPODARCZY-REJESTROWY',
         },
         nip: '5213003700',
+        otherNumbers: ['5213003700'],
       },
     });
     // The supervisory council (organNadzoru) is not the representing organ: not among the officers.
@@ -183,6 +186,8 @@ describe('parseOdpisAktualny (current extract)', () => {
         "The register's REGON 54577292500000 fails the REGON check digit.",
       ],
     });
+    // A number that fails its check is no number a query can be recognised as: not among the other numbers.
+    expect(parseOdpisAktualny(body).record.extra).not.toHaveProperty('otherNumbers');
   });
 
   it('reads a NIP written with dashes as its digits, and keeps a value that is no number at all as written', () => {
@@ -192,6 +197,7 @@ describe('parseOdpisAktualny (current extract)', () => {
       nip: '9452336418',
       regon: 'BRAK',
       identifierWarnings: ["The register's REGON BRAK fails the REGON check digit."],
+      otherNumbers: ['9452336418'],
     });
   });
 

@@ -180,21 +180,26 @@ export function registerExtra(register: KrsRegister): { krsRegister: KrsRegister
 /**
  * NIP and REGON as the register wrote them, REGON's KRS padding ("…00000") removed. A value
  * that fails its check digit is kept, not dropped: it is what the register says, and the
- * warning beside it says it fails, so nobody takes it for a checked number.
+ * warning beside it says it fails, so nobody takes it for a checked number. The valid ones are
+ * also the record's other numbers, by which a NIP or REGON query finds it in the dataset.
  */
 export function identifiers(nip: string | null, regon: string | null): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const warnings: string[] = [];
+  const otherNumbers: string[] = [];
   if (nip) {
     out.nip = digitsOf(nip);
-    if (!isValidNip(digitsOf(nip))) warnings.push(`The register's NIP ${nip} fails the NIP check digit.`);
+    if (isValidNip(digitsOf(nip))) otherNumbers.push(digitsOf(nip));
+    else warnings.push(`The register's NIP ${nip} fails the NIP check digit.`);
   }
   if (regon) {
     const r = unpadRegon(digitsOf(regon));
     out.regon = r;
-    if (!isValidRegon(r)) warnings.push(`The register's REGON ${regon} fails the REGON check digit.`);
+    if (isValidRegon(r)) otherNumbers.push(r);
+    else warnings.push(`The register's REGON ${regon} fails the REGON check digit.`);
   }
   if (warnings.length) out.identifierWarnings = warnings;
+  if (otherNumbers.length) out.otherNumbers = otherNumbers;
   return out;
 }
 

@@ -21,6 +21,7 @@ import {
   parseOdpisPelny,
 } from './krs-parsers';
 import { PL, PL_DEFINITION } from './pl.definition';
+import { recognizePlIdentifier } from './pl.identifier';
 
 /** ORLEN S.A., register P: a long-lived entity, cheap to read. */
 export const PL_PROBE_KRS = '0000028860';
@@ -73,12 +74,15 @@ export class PlConnector implements RegisterConnector {
   // The open API has no name search (lookup by KRS number only); the ministry's search website
   // has one behind an undocumented, token-guarded backend we do not use. Names go to the dataset.
   async searchByName(_name: string, _limit: number): Promise<CompanyRecord[]> {
-    throw notByNumber();
+    throw new NameSearchUnsupportedError(
+      PL,
+      'KRS is searched by KRS number only (its open API has no name search): the name was looked for in the data this service holds',
+    );
   }
 
   async lookup(registrationNumber: string): Promise<CompanyDetail | null> {
-    // A NIP or REGON (see pl.identifier.ts) cannot be sent to KRS: answered like a name, from the dataset.
-    if (!KRS_NUMBER.test(registrationNumber)) throw notByNumber();
+    // A NIP or REGON (see pl.identifier.ts) cannot be sent to KRS: answered from the dataset.
+    if (!KRS_NUMBER.test(registrationNumber)) throw notTheKey(registrationNumber);
     const found = await this.read(this.api, registrationNumber);
     return found ? { ...found.record, officers: found.officers } : null;
   }
@@ -190,12 +194,17 @@ export class PlConnector implements RegisterConnector {
   }
 }
 
-function notByNumber(): NameSearchUnsupportedError {
-  return new NameSearchUnsupportedError(
-    PL,
-    'The KRS open API looks entities up by KRS number only: it has no name search and no lookup by NIP or REGON; ' +
-      'these are answered from the fallback dataset.',
-  );
+/** A NIP or REGON, with the sentences its recognition gives; anything else is no KRS number either. */
+function notTheKey(number: string): NameSearchUnsupportedError {
+  const id = recognizePlIdentifier(number);
+  const sentences =
+    id.kind === 'number' && id.datasetOnly
+      ? id.datasetOnly
+      : {
+          why: `KRS is searched by KRS number only, and ${number} is not one: it was looked for in the data this service holds`,
+          notFound: `KRS is searched by KRS number only, and ${number} is not one; nothing was found for it in the data this service holds.`,
+        };
+  return new NameSearchUnsupportedError(PL, sentences.why, sentences.notFound);
 }
 
 function json(res: AxiosResponse): unknown {

@@ -1,10 +1,7 @@
-import type { CountryCode, RegisterDefinition } from '../registers';
+import type { RegisterDefinition } from '../register-definition';
 
-/**
- * TODO(integration): 'PL' is not yet in COUNTRY_CODES. Once it is, this cast is a no-op and can
- * become the plain literal; every PL file takes the code from here, so it is the only cast.
- */
-export const PL = 'PL' as CountryCode;
+/** The register's country code, as every PL file takes it. */
+export const PL = 'PL';
 
 /** What the service knows of this register as data: names, URLs, endpoints, credentials, capabilities. */
 export const PL_DEFINITION: RegisterDefinition = {
@@ -32,5 +29,5 @@ export const PL_DEFINITION: RegisterDefinition = {
   officersNote:
     'The board or other representing organ (dzial2.reprezentacja) with each function; names are masked by the Ministry of Justice (e.g. J*** K*****) and shown as masked; no dates in the current extract',
   doesNotPublish:
-    'Name search (lookup by KRS number only), officer appointment dates in the current extract, unmasked names of natural persons',
+    'Name search and lookup by NIP or REGON (lookup by KRS number only; names, NIP and REGON are looked for in the fallback dataset), a bulk file, officer appointment dates in the current extract, unmasked names of natural persons',
 };

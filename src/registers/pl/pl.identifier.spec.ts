@@ -5,6 +5,7 @@ import {
   isValidNip,
   isValidRegon,
   nipCheckDigit,
+  notTheKey,
   padKrs,
   recognizePlIdentifier,
   regonCheckDigit,
@@ -22,6 +23,20 @@ function valuesInFixtures(key: string): string[] {
   }
   return [...found].sort();
 }
+
+/** A NIP or REGON is recognised, and answered from the fallback dataset (KRS cannot be asked for one). */
+const nipMatch = (nip: string) => ({
+  kind: 'number',
+  registrationNumber: nip,
+  scheme: 'nip',
+  datasetOnly: notTheKey('NIP', nip),
+});
+const regonMatch = (regon: string) => ({
+  kind: 'number',
+  registrationNumber: regon,
+  scheme: 'regon',
+  datasetOnly: notTheKey('REGON', regon),
+});
 
 const NIPS = valuesInFixtures('nip');
 const REGONS = valuesInFixtures('regon');
@@ -61,15 +76,11 @@ describe('recognizePlIdentifier', () => {
   });
 
   it.each(NIPS)('recognises the real NIP %s', (nip) => {
-    expect(recognizePlIdentifier(nip)).toEqual({ kind: 'number', registrationNumber: nip, scheme: 'nip' });
+    expect(recognizePlIdentifier(nip)).toEqual(nipMatch(nip));
   });
 
   it.each(REGONS)('recognises the real REGON %s (9 digits for the padded form)', (regon) => {
-    expect(recognizePlIdentifier(regon)).toEqual({
-      kind: 'number',
-      registrationNumber: regon.length === 14 ? regon.slice(0, 9) : regon,
-      scheme: 'regon',
-    });
+    expect(recognizePlIdentifier(regon)).toEqual(regonMatch(regon.length === 14 ? regon.slice(0, 9) : regon));
   });
 
   it.each([...new Set(KRS_NUMBERS)])('recognises the real KRS number %s, and it typed without its zeros', (krs) => {
@@ -106,7 +117,16 @@ describe('recognizePlIdentifier', () => {
     ['NIP 7740001454'],
     ['NIP: 774-000-14-54'],
   ])('accepts the forms of a NIP: %p', (query) => {
-    expect(recognizePlIdentifier(query)).toEqual({ kind: 'number', registrationNumber: '7740001454', scheme: 'nip' });
+    expect(recognizePlIdentifier(query)).toEqual(nipMatch('7740001454'));
+  });
+
+  it('says why a NIP or REGON is answered from the dataset, and what a miss means, in plain sentences', () => {
+    expect(notTheKey('NIP', '7740001454')).toEqual({
+      why: 'KRS is searched by KRS number only and cannot be asked for a NIP: NIP 7740001454 was looked for in the data this service holds',
+      notFound:
+        'KRS is searched by KRS number only, and no KRS number was found for NIP 7740001454 in the data this service holds.',
+    });
+    expect(recognizePlIdentifier('0000028860')).not.toHaveProperty('datasetOnly');
   });
 
   it('rejects every one-digit mutation of every real NIP with a sentence naming the NIP', () => {
@@ -163,7 +183,7 @@ describe('recognizePlIdentifier', () => {
   it('accepts a 14-digit REGON of a local unit and rejects one with a wrong check digit or a wrong first nine', () => {
     const body = '5457729240001';
     const regon14 = body + regonCheckDigit(body);
-    expect(recognizePlIdentifier(regon14)).toEqual({ kind: 'number', registrationNumber: regon14, scheme: 'regon' });
+    expect(recognizePlIdentifier(regon14)).toEqual(regonMatch(regon14));
     const wrong = body + ((regonCheckDigit(body) + 1) % 10);
     expect(recognizePlIdentifier(wrong)).toEqual({
       kind: 'invalid',
@@ -225,11 +245,7 @@ describe('recognizePlIdentifier', () => {
         const nip = `${prefix}${check}`;
         expect(
           recognizePlIdentifier(`${nip.slice(0, 3)}-${nip.slice(3, 6)}-${nip.slice(6, 8)}-${nip.slice(8)}`),
-        ).toEqual({
-          kind: 'number',
-          registrationNumber: nip,
-          scheme: 'nip',
-        });
+        ).toEqual(nipMatch(nip));
       }),
     );
   });

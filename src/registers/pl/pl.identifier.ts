@@ -63,13 +63,12 @@ type Label = 'KRS' | 'NIP' | 'REGON';
  * 0 and a NIP otherwise. Anything else is a name.
  *
  * What a NIP or REGON query can be answered with: the KRS API looks entities up by KRS number
- * only; NIP and REGON are fields of the extract, not keys. A NIP/REGON match therefore reaches
- * the connector, which does not send it to KRS (it would read it as a KRS number) and answers
- * it like a name query, from the fallback dataset, whose rows carry other numbers. There is no
- * bulk file of KRS and so no PL dataset today: in practice such a query is answered "not
- * found" with the dataset warning. We recommend keeping it so, rather than resolving NIP/REGON
- * through another register (the VAT white list allows 100 searches a day per IP; GUS BIR needs
- * a key), and having the search pipeline's warning say "looks up by KRS number only".
+ * only; NIP and REGON are fields of the extract, not keys. A NIP/REGON match is therefore
+ * `datasetOnly`: never sent to KRS (it would read it as a KRS number), it is looked for among
+ * the other numbers of the fallback dataset's rows, and the sentences say so. KRS publishes no
+ * bulk file, so only the rows of the bundled sample can answer today. NIP and REGON are not
+ * resolved through another register (the VAT white list allows 100 searches a day per IP; GUS
+ * BIR needs a key).
  */
 export const recognizePlIdentifier: IdentifierRecognizer = (query: string): IdentifierMatch => {
   const compact = compactNumber(query.trim()).toUpperCase();
@@ -122,17 +121,31 @@ function nip(digits: string): IdentifierMatch {
     );
   if (!isValidNip(digits))
     return invalid(`${digits} is not a valid Polish NIP: its check digit (the last digit) is wrong.`);
-  return { kind: 'number', registrationNumber: digits, scheme: 'nip' };
+  return { kind: 'number', registrationNumber: digits, scheme: 'nip', datasetOnly: notTheKey('NIP', digits) };
 }
 
 function regon(digits: string): IdentifierMatch {
   if (digits.length !== 9 && digits.length !== 14)
     return invalid(`${digits} is not a valid REGON: a REGON has 9 or 14 digits.`);
   const normalised = unpadRegon(digits);
-  if (isValidRegon(normalised)) return { kind: 'number', registrationNumber: normalised, scheme: 'regon' };
+  if (isValidRegon(normalised))
+    return {
+      kind: 'number',
+      registrationNumber: normalised,
+      scheme: 'regon',
+      datasetOnly: notTheKey('REGON', normalised),
+    };
   if (digits.length === 14 && !isValidRegon(digits.slice(0, 9)))
     return invalid(`${digits} is not a valid REGON: its first nine digits are not a valid REGON (wrong check digit).`);
   return invalid(`${digits} is not a valid REGON: its check digit (the last digit) is wrong.`);
+}
+
+/** What a NIP or REGON query is answered with: the fallback dataset, and these sentences. */
+export function notTheKey(label: 'NIP' | 'REGON', number: string): { why: string; notFound: string } {
+  return {
+    why: `KRS is searched by KRS number only and cannot be asked for a ${label}: ${label} ${number} was looked for in the data this service holds`,
+    notFound: `KRS is searched by KRS number only, and no KRS number was found for ${label} ${number} in the data this service holds.`,
+  };
 }
 
 function invalid(message: string): IdentifierMatch {

@@ -1,4 +1,5 @@
 import type { Register } from '../register';
+import { KRS_REGISTERED } from './krs-parsers';
 import { PL_BULK_FORMATS } from './pl.bulk-formats';
 import { PL_CHANGE_DETECTION } from './pl.change-detection';
 import { PlConnector } from './pl.connector';
@@ -23,6 +24,10 @@ export const PL_REGISTER: Register = {
     'partnerska',
   ],
   changeDetection: PL_CHANGE_DETECTION,
-  // TODO(integration): the register's own wording
-  simulation: { status: { active: '', inactive: '' }, legalFormPairs: [] },
+  // KRS has no status field: the parsers word an entered entity with the register's entry phrase
+  // and one being wound up with the statutory suffix of its name (see krs-parsers.ts).
+  simulation: {
+    status: { active: KRS_REGISTERED, inactive: 'W LIKWIDACJI' },
+    legalFormPairs: [['SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ', 'SPÓŁKA AKCYJNA']],
+  },
 };

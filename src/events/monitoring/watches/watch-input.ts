@@ -50,11 +50,14 @@ export function resolveWatchTarget(raw: unknown, field = ''): WatchTarget {
   }
   const country = register.country;
   const match = REGISTERS[country].recognizeIdentifier(rawNumber.normalize('NFC').trim());
-  if (match.kind !== 'number') {
+  // A number the register cannot be asked for (a NIP at KRS) could never be read: refused, not watched.
+  if (match.kind !== 'number' || match.datasetOnly) {
     const message =
       match.kind === 'invalid'
         ? match.message
-        : `"${rawNumber.slice(0, 64)}" is not a ${register.short} registration number.`;
+        : match.kind === 'number'
+          ? `${match.registrationNumber} is a ${match.scheme.toUpperCase()}, not a ${register.short} registration number: watch the company by its ${register.short} number (a search by this number finds it where the service holds it).`
+          : `"${rawNumber.slice(0, 64)}" is not a ${register.short} registration number.`;
     throw new ApiError(BODY_ERROR, message, {
       errors: [{ field: `${field}registrationNumber`, code: 'invalid_registration_number', message }],
     });
