@@ -94,10 +94,10 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with the small one.
   express.use(
     byPathPrefix([
-      ['/api/public/v1', [publicCors, countRequest, answerRegisterList]],
+      ['/api/public/v1', [publicCors, countRequest, requireJsonAnswer, answerRegisterList]],
       ['/api/public', [publicCors]],
-      ['/api/v1/watches/bulk', [accountCors, requireJsonBody, parseJsonBody(WATCHES_BULK_MAX_BODY)]],
-      ['/api/v1', [accountCors, requireJsonBody, parseJsonBody()]],
+      ['/api/v1/watches/bulk', [accountCors, requireJsonAnswer, requireJsonBody, parseJsonBody(WATCHES_BULK_MAX_BODY)]],
+      ['/api/v1', [accountCors, requireJsonAnswer, requireJsonBody, parseJsonBody()]],
     ]),
   );
   // No global ValidationPipe: every input is read as `unknown` and checked by its controller's
@@ -199,6 +199,28 @@ function openCors(
     res.setHeader('Access-Control-Expose-Headers', exposed);
     next();
   };
+}
+
+/**
+ * The API answers in JSON only: a request whose Accept rules JSON out is a 406 (the error
+ * table promises it), not a 200 in a type the client said it cannot read. No Accept, `*\/*`
+ * or any JSON type is fine. The MCP endpoint negotiates for itself (JSON or an event stream).
+ */
+function requireJsonAnswer(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === 'OPTIONS' || req.headers.accept === undefined || /\/mcp\/?$/i.test(req.path)) return next();
+  if (req.accepts(['application/json', 'application/problem+json', 'application/*+json'])) return next();
+  writeProblem(
+    req,
+    res,
+    new ApiError(
+      'not_acceptable',
+      `This endpoint answers in JSON (application/json), which the Accept header (${truncate(req.headers.accept, 100)}) rules out.`,
+    ),
+  );
+}
+
+function truncate(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
 /**

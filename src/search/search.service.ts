@@ -215,7 +215,7 @@ export class SearchService {
     fallback: () => Promise<T[]>,
   ): Promise<{ records: T[]; provenance: Provenance }> {
     const records = await fallback();
-    const warning = await this.fallbackWarning(country, why.trim().replace(/\.$/, ''), records.length);
+    const warning = await this.fallbackWarning(country, why, records.length);
     const status = this.connectors.pauseReason(country) ? 'paused' : 'degraded';
     return { records, provenance: { status, warning, ...(notFound ? { notFound } : {}) } };
   }
@@ -250,7 +250,8 @@ export class SearchService {
    * (the rows are partial), and, for an empty answer from a dataset that is not a complete
    * import of the register (the bundled sample), that only a sample was searched.
    */
-  private async fallbackWarning(country: CountryCode, why: string, found: number): Promise<string> {
+  private async fallbackWarning(country: CountryCode, because: string, found: number): Promise<string> {
+    const why = because.trim().replace(/[.\s]+$/, '');
     const info = await this.dataset.datasetInfo(country);
     if (!info) return `${why}. No fallback dataset is loaded for ${country}, so nothing could be returned.`;
     const date = info.producedAt.toISOString().slice(0, 10);
@@ -265,7 +266,7 @@ export class SearchService {
     }
     if (found === 0 && !info.complete) {
       parts.push(
-        `Only a sample of ${info.rows.toLocaleString('en-US')} companies was searched, not a complete copy of the register: a company missing from it may well exist.`,
+        `Only a sample of ${info.rows.toLocaleString('en-US')} ${info.rows === 1 ? 'company' : 'companies'} was searched, not a complete copy of the register: a company missing from it may well exist.`,
       );
     }
     return parts.join(' ');

@@ -70,6 +70,25 @@ describe('one error format everywhere (RFC 9457 problem details)', () => {
     expect(res.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
   });
 
+  it.each([
+    '/api/public/v1/registers',
+    '/api/public/v1/status',
+    '/api/public/v1/search?q=equinor&country=NO',
+    '/api/public/v1/problems',
+    '/api/v1/account',
+  ])('answers %s 406 not_acceptable when Accept rules JSON out, and in JSON when it allows it', async (path) => {
+    const { res, body } = await problem(path, { headers: { Accept: 'text/csv' } });
+    expect({ status: res.status, code: body.code }).toEqual({ status: 406, code: 'not_acceptable' });
+    expect(body.detail).toContain('text/csv');
+    // Counted like any request of the read API (the account API counts per account, after its key).
+    if (path.startsWith('/api/public/')) expect(res.headers.get('x-ratelimit-remaining')).not.toBeNull();
+    for (const accept of ['application/json', '*/*', 'text/html, application/json;q=0.5', 'application/*']) {
+      const ok = await fetch(app.url + path, { headers: { Accept: accept } });
+      await ok.arrayBuffer();
+      expect({ accept, status: ok.status }).not.toEqual({ accept, status: 406 });
+    }
+  });
+
   it('names every missing parameter at once', async () => {
     const { body } = await problem('/api/public/v1/search');
     expect(body.errors.map((e: any) => e.field)).toEqual(['q', 'country']);
@@ -123,7 +142,7 @@ describe('OpenAPI, docs and health', () => {
     const search = doc.paths['/api/public/v1/search'].get;
     expect(search.responses['200'].content['application/json'].schema.$ref).toContain('SearchResponseDto');
     expect(search.responses['429'].headers['X-RateLimit-Reset'].description).toMatch(/seconds/i);
-    expect(Object.keys(search.responses).sort()).toEqual(['200', '400', '404', '429', '500', '502']);
+    expect(Object.keys(search.responses).sort()).toEqual(['200', '400', '404', '406', '429', '500', '502', '503']);
     const result = doc.components.schemas.CompanyResultDto;
     expect(result.properties.statusCategory.enum).toEqual([
       'active',

@@ -105,7 +105,7 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
     const page = await open();
     const no = page.locator('section:has(#register-NO)');
     expect(await no.locator('h2').textContent()).toBe('Brønnøysund — Norway');
-    expect(await no.locator('.status').textContent()).toBe('live');
+    expect(await no.locator('.status').textContent()).toBe('Live');
     expect(await fieldsOf(no.locator('dl.uptime'))).toEqual({
       'Uptime, 24 hours': '66.66% (3 probes)',
       'Uptime, 7 days': '60% (5 probes)',
@@ -116,8 +116,9 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
       /^Last probe 2026-11-22 11:00 UTC: answered in \d+ ms, HTTP 200\.$/,
     );
 
+    // Failing every probe of the last day: an outage, not merely degraded.
     const gb = page.locator('section:has(#register-GB)');
-    expect(await gb.locator('.status').textContent()).toBe('degraded');
+    expect(await gb.locator('.status').textContent()).toBe('Outage');
     expect(await gb.locator('.reason').textContent()).toMatch(/http_5xx.* Since 2026-11-20 10:00 UTC\.$/);
     expect(await gb.locator('.last-probe').textContent()).toMatch(
       /failed after \d+ ms: http_5xx, HTTP 503\. Last success: never recorded\.$/,
@@ -125,7 +126,11 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
     expect((await fieldsOf(gb.locator('dl.uptime')))['Uptime, 90 days']).toBe('0% (5 probes)');
 
     const au = page.locator('section:has(#register-AU)');
-    expect(await au.locator('.status').textContent()).toBe('paused');
+    expect(await au.locator('.status').textContent()).toBe('Paused');
+    expect(await page.locator('#summary').textContent()).toMatch(
+      // France reads a mirror without an INSEE key: degraded though it answers.
+      /^\d+ of \d+ registers are live\. Outage: Companies House \(GB\)\. Degraded: INSEE Sirene \(FR\)\. Paused: ABR \(AU\), CVR \(DK\)\.$/,
+    );
     expect(await fieldsOf(au.locator('dl.uptime'))).toEqual({
       'Uptime, 24 hours': 'no data',
       'Uptime, 7 days': 'no data',
@@ -170,7 +175,7 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
     });
     const statusCalls = () => opened!.requests.filter((u) => u.endsWith('/api/public/v1/status')).length;
     const no = page.locator('section:has(#register-NO)');
-    expect(await no.locator('.status').textContent()).toBe('live');
+    expect(await no.locator('.status').textContent()).toBe('Live');
     expect(statusCalls()).toBe(1);
     await bar(page, 'NO', '2026-11-21').focus();
 

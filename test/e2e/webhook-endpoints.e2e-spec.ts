@@ -142,13 +142,13 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
   it.each([
     ['http://10.0.0.1/hook', /10.0.0.1 is a private address/],
     ['http://0x0a.0.0.1/', /10.0.0.1 is a private address/],
-    ['http://169.254.169.254/latest/meta-data/', /linkLocal/],
+    ['http://169.254.169.254/latest/meta-data/', /169.254.169.254 is a link-local address/],
     ['http://2130706433:8080/', /127.0.0.1/], // decimal 127.0.0.1 — allowlisted; port irrelevant
     ['http://127.0.0.2/', /127.0.0.2 is a loopback address/],
     ['http://[::1]/', /::1 is a loopback address/],
     ['http://[::ffff:192.168.1.1]/', /private/],
-    ['http://100.64.1.1/', /carrierGradeNat/],
-    ['http://[fd00::1]/', /uniqueLocal/],
+    ['http://100.64.1.1/', /carrier-grade NAT/],
+    ['http://[fd00::1]/', /unique local/],
     ['http://224.0.0.251/', /multicast/],
     ['http://0.0.0.0/', /unspecified/],
     ['http://192.0.2.10/', /reserved/],

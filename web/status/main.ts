@@ -3,6 +3,7 @@ import type { StatusReport } from '../shared/api-types';
 import { byId, replace, showText } from '../shared/dom';
 import { utc } from '../shared/format';
 import { problemSentence } from '../shared/problem-sentence';
+import { summaryLine } from './condition';
 import { registerCard } from './register-card';
 
 /**
@@ -14,6 +15,7 @@ const REFRESH_MS = 60_000;
 const registers = byId('registers');
 const updated = byId('updated');
 const error = byId('error');
+const summary = byId('summary');
 let stale = false;
 
 async function refresh(): Promise<void> {
@@ -33,7 +35,9 @@ async function refresh(): Promise<void> {
   }
   showText(error, null);
   const focused = (document.activeElement as HTMLElement | null)?.dataset?.key;
-  replace(registers, ...answer.body.registers.map(registerCard));
+  const now = new Date(answer.body.generatedAt);
+  summary.textContent = summaryLine(answer.body.registers, now);
+  replace(registers, ...answer.body.registers.map((r) => registerCard(r, now)));
   updated.textContent = `Updated ${utc(answer.body.generatedAt, true)}.`;
   // Keep the keyboard where it was: the same day of the same register.
   if (focused)

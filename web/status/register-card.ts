@@ -1,6 +1,7 @@
 import type { RegisterStatusReport, UptimeWindow } from '../shared/api-types';
 import { h } from '../shared/dom';
 import { countryName, percent, plural, utc } from '../shared/format';
+import { conditionLabel, conditionOf } from './condition';
 import { dayStrip } from './day-strip';
 
 const WINDOWS: Array<[keyof RegisterStatusReport['uptime'], string]> = [
@@ -11,7 +12,8 @@ const WINDOWS: Array<[keyof RegisterStatusReport['uptime'], string]> = [
 ];
 
 /** One register: its status and why, uptime per window, the last probe, 90 daily bars. */
-export function registerCard(r: RegisterStatusReport): HTMLElement {
+export function registerCard(r: RegisterStatusReport, now: Date): HTMLElement {
+  const condition = conditionOf(r, now);
   const headingId = `register-${r.country}`;
   const country = countryName(r.country);
   return h(
@@ -21,7 +23,7 @@ export function registerCard(r: RegisterStatusReport): HTMLElement {
       'div',
       { class: 'register-head' },
       h('h2', { id: headingId }, `${r.short}`, h('span', { class: 'register-country' }, ` — ${country}`)),
-      h('span', { class: `status status-${r.status}` }, r.status),
+      h('span', { class: `status status-${condition}` }, conditionLabel(condition)),
     ),
     h('p', { class: 'register-name' }, r.name),
     r.statusReason

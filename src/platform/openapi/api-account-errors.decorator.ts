@@ -20,7 +20,7 @@ const ACCOUNT_RATE_LIMIT_HEADERS = {
 
 /**
  * The problem responses of an /api/v1 endpoint and, unless `open`, its bearer security:
- * every one can answer 401 (not with `open`), 429, 500 and 503; `codes` adds its own.
+ * every one can answer 401 (not with `open`), 406, 429, 500 and 503; `codes` adds its own.
  */
 export function ApiAccountErrors(
   options: { open?: boolean } | ProblemCode = {},
@@ -31,6 +31,7 @@ export function ApiAccountErrors(
   const all: ProblemCode[] = [
     ...codes,
     ...(open ? [] : (['unauthorized'] as ProblemCode[])),
+    'not_acceptable',
     'rate_limited',
     'internal_error',
     'service_unavailable',

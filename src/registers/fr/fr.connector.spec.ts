@@ -62,7 +62,7 @@ describe('FrConnector', () => {
       expect(fr.source()).toEqual({
         kind: 'public_mirror:recherche-entreprises',
         official: false,
-        description: expect.stringContaining('not INSEE itself'),
+        description: expect.stringContaining('rather than INSEE itself'),
       });
       expect(fr.unavailableReason()).toBeNull();
     });

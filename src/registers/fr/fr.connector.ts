@@ -55,7 +55,7 @@ export class FrConnector implements RegisterConnector {
           kind: MIRROR_KIND,
           official: false,
           description:
-            "the State's open recherche-entreprises API (Annuaire des Entreprises), a public mirror of the Sirene register, not INSEE itself",
+            "the State's open recherche-entreprises API (Annuaire des Entreprises, a public mirror of the Sirene register rather than INSEE itself)",
         };
   }
 

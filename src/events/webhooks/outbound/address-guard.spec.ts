@@ -120,6 +120,20 @@ describe('webhook targets: the address guard against every spelling', () => {
     expect(guard.refusal('fe80::1%eth0')).toMatch(/zone/);
     expect(guard.refusal('8.8.8.8')).toBeNull();
   });
+
+  it.each([
+    ['0.0.0.0', 'an unspecified address'],
+    ['::', 'an unspecified address'],
+    ['169.254.169.254', 'a link-local address'],
+    ['100.64.0.1', 'a carrier-grade NAT address'],
+    ['fd00::1', 'a unique local address'],
+    ['64:ff9b::1.2.3.4', 'a NAT64 address (RFC 6052)'],
+    ['::ffff:0:1.2.3.4', 'an IPv4-translated address (RFC 6145)'],
+    ['2001::1', 'a Teredo tunnel address'],
+    ['224.0.0.1', 'a multicast address'],
+  ])('names %s as a sentence would: %s', (address, phrase) => {
+    expect(new AddressGuard().refusal(address)).toBe(phrase);
+  });
 });
 
 describe('webhook targets: names resolving to refused addresses (when the endpoint is saved)', () => {
@@ -158,9 +172,9 @@ describe('webhook targets: names resolving to refused addresses (when the endpoi
 
   it.each([
     ['http://internal.example/', /target_not_allowed: url: internal.example resolves to 10.1.2.3, a private address/],
-    ['http://metadata.example/', /target_not_allowed: .*169.254.169.254, a linkLocal address/],
+    ['http://metadata.example/', /target_not_allowed: .*169.254.169.254, a link-local address/],
     ['https://mixed.example/', /target_not_allowed: .*127.0.0.1, a loopback address/],
-    ['https://v6.example/', /target_not_allowed: .*fd00::1, a uniqueLocal address/],
+    ['https://v6.example/', /target_not_allowed: .*fd00::1, a unique local address/],
     ['https://mapped.example./x', /target_not_allowed: .*::ffff:192.168.0.1, a private address/],
   ])('refuses %s', async (url, expected) => {
     expect(await outcome(url)).toMatch(expected);

@@ -107,7 +107,7 @@ export class OutboundHttpClient {
     }
     if (target.isIp) {
       const why = this.guard.refusal(target.host);
-      if (why) return Promise.reject(new OutboundError('target_not_allowed', `${target.host} is a ${why}`));
+      if (why) return Promise.reject(new OutboundError('target_not_allowed', `${target.host} is ${why}`));
     }
     return new Promise<OutboundResponse>((resolve, reject) => {
       const attempt = new Attempt(resolve, reject, request.timeoutMs);
@@ -150,10 +150,7 @@ export class OutboundHttpClient {
         const why = socket.remoteAddress ? this.guard.refusal(socket.remoteAddress) : 'an unknown address';
         if (!why) return callback(null, socket);
         socket.destroy();
-        callback(
-          new OutboundError('target_not_allowed', `connected to ${socket.remoteAddress ?? '?'}, a ${why}`),
-          null,
-        );
+        callback(new OutboundError('target_not_allowed', `connected to ${socket.remoteAddress ?? '?'}, ${why}`), null);
       });
   }
 
@@ -169,7 +166,7 @@ export class OutboundHttpClient {
           const refused = addresses.map((a) => ({ a, why: this.guard.refusal(a.address) })).find((x) => x.why);
           if (refused)
             return callback(
-              new OutboundError('target_not_allowed', `${hostname} resolves to ${refused.a.address}, a ${refused.why}`),
+              new OutboundError('target_not_allowed', `${hostname} resolves to ${refused.a.address}, ${refused.why}`),
             );
           const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
           const usable = family ? addresses.filter((a) => a.family === family) : addresses;

@@ -47,12 +47,12 @@ export class TargetGuard {
     }
     if (target.isIp) {
       const why = this.addresses.refusal(target.host);
-      if (why) throw notAllowed(field, `${target.host} is a ${why}`);
+      if (why) throw notAllowed(field, `${target.host} is ${why}`);
       return target.url.href;
     }
     const resolved = await this.resolveForSave(target.host);
     const refused = resolved.map((r) => ({ r, why: this.addresses.refusal(r.address) })).find((x) => x.why);
-    if (refused) throw notAllowed(field, `${target.host} resolves to ${refused.r.address}, a ${refused.why}`);
+    if (refused) throw notAllowed(field, `${target.host} resolves to ${refused.r.address}, ${refused.why}`);
     return target.url.href;
   }
 
