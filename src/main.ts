@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { PublicAddress } from './platform/http/public-address';
 import { rootModuleFor } from './app/app.module';
-import { assertDataDirFree, bootFailure } from './app/boot-failure';
+import { holdDataDir, bootFailure } from './app/boot-failure';
 import { loadConfig } from './app/config';
 import type { Role } from './platform/config/app-config';
 import { configureHttpApp } from './app/http-app';
@@ -17,7 +17,7 @@ async function bootstrap(): Promise<void> {
   const role: Role = process.argv.includes('--role=api') ? 'api' : 'all';
   const configs = loadConfig(process.env, role);
   const config = configs.app;
-  assertDataDirFree(config);
+  holdDataDir(config);
   const app = await NestFactory.create(rootModuleFor(role, configs), {
     bufferLogs: true,
     bodyParser: false,

@@ -2,14 +2,14 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { rootModuleFor } from './app/app.module';
-import { assertDataDirFree, bootFailure } from './app/boot-failure';
+import { holdDataDir, bootFailure } from './app/boot-failure';
 import { loadConfig } from './app/config';
 
 /** `npm run start:worker`: job processors and schedules; opens no port. */
 async function bootstrap(): Promise<void> {
   const configs = loadConfig(process.env, 'worker');
   const config = configs.app;
-  assertDataDirFree(config);
+  holdDataDir(config);
   const app = await NestFactory.createApplicationContext(rootModuleFor('worker', configs), {
     bufferLogs: true,
     abortOnError: false,

@@ -1,5 +1,4 @@
-import { resolve } from 'node:path';
-import { DataDirLockedError, findLockHolder, SERVICE_COMMAND } from '../platform/database/data-dir-lock';
+import { DataDirLock, DataDirLockedError, SERVICE_COMMAND } from '../platform/database/data-dir-lock';
 import type { AppConfig } from '../platform/config/app-config';
 
 /** What a process that could not boot prints: one sentence for what an operator can fix, the error otherwise. */
@@ -7,7 +6,7 @@ export function bootFailure(err: Error): string | Error {
   if (err.message.startsWith('Invalid configuration')) return err.message;
   if (err instanceof DataDirLockedError) {
     const what =
-      err.holder.command === SERVICE_COMMAND
+      err.holder.command === SERVICE_COMMAND || err.holder.pid === 0
         ? 'Stop it before starting another here, or give this one its own DATA_DIR (several processes on one database need DATABASE_URL: Postgres).'
         : `Wait until npm run ${err.holder.command} has finished, then start the service.`;
     return `Not started: ${err.message} ${what}`;
@@ -15,9 +14,12 @@ export function bootFailure(err: Error): string | Error {
   return err;
 }
 
-/** Stops before Nest starts (and logs its own stack trace) when another process holds the embedded data directory. */
-export function assertDataDirFree(config: AppConfig): void {
+/**
+ * Takes the embedded data directory before Nest starts: a process that loses a start race
+ * then stops with the sentence of bootFailure, never inside Nest (which logs a stack trace).
+ * The database module takes the same lock again, which this process already holds.
+ */
+export function holdDataDir(config: AppConfig): void {
   if (config.databaseUrl || config.dataDir === 'memory://') return;
-  const holder = findLockHolder(config.dataDir);
-  if (holder) throw new DataDirLockedError(resolve(config.dataDir), holder);
+  DataDirLock.acquire(config.dataDir, SERVICE_COMMAND);
 }

@@ -252,6 +252,35 @@ suite('one process per data directory (embedded default)', () => {
     expect(existsSync(join(dataDir, LOCK))).toBe(false);
   });
 
+  it('lets one of three services started at once on a fresh directory run; the others stop with one sentence', async () => {
+    const dataDir = join(dir, 'd');
+    const ports = await Promise.all([freePort(), freePort(), freePort()]);
+    const services = ports.map((port) => startProcess('main.js', [], env(dataDir, { PORT: String(port) })));
+    started.push(...services);
+    const exits = await Promise.all(
+      services.map(
+        (s) =>
+          new Promise<number | null>((resolve) => {
+            s.child.once('exit', (code) => resolve(code));
+            setTimeout(() => resolve(null), 45_000).unref();
+          }),
+      ),
+    );
+    const losers = services.filter((_, i) => exits[i] !== null);
+    expect(losers).toHaveLength(2);
+    for (const loser of losers) {
+      expect(loser.child.exitCode).toBe(1);
+      const lines = loser
+        .output()
+        .trim()
+        .split('\n')
+        .filter((l) => l.trim());
+      expect(lines).toEqual([expect.stringMatching(/^Not started: .*(is running on|is taking) .*DATA_DIR/)]);
+    }
+    const winner = ports[exits.indexOf(null)];
+    expect((await fetch(`http://127.0.0.1:${winner}/health/ready`)).status).toBe(200);
+  });
+
   it('gives the directory to exactly one of several processes starting at once, also over a stale lock', async () => {
     const dataDir = join(dir, 'c');
     expect(await race(dataDir, 4)).toBe(1);

@@ -47,6 +47,8 @@ export class DataDirLockedError extends Error {
 export function describeHolder(holder: LockHolder, dataDir: string): string {
   const where = displayPath(dataDir);
   const since = `pid ${holder.pid}, started ${holder.startedAt}`;
+  // A lock file being written this instant: its process is not known yet.
+  if (holder.pid === 0) return `Another process is taking ${where} this very moment`;
   return holder.command === SERVICE_COMMAND
     ? `The service (${since}) is running on ${where}`
     : `npm run ${holder.command} (${since}) is using ${where}`;
@@ -57,15 +59,20 @@ export function displayPath(dir: string): string {
   return rel === '' ? '.' : rel.startsWith('..') ? dir : `./${rel}`;
 }
 
-/** Start time of a process from /proc (Linux); null elsewhere or when it is gone. */
-function processStart(pid: number): string | null {
+/** The fields of /proc/<pid>/stat after the command name (Linux); null elsewhere or when it is gone. */
+function procStat(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
+}
+
+/** Start time of a process (field 22 of its stat). */
+function processStart(pid: number): string | null {
+  return procStat(pid)?.[19] ?? null;
 }
 
 function isAlive(holder: LockHolder): boolean {
@@ -76,8 +83,11 @@ function isAlive(holder: LockHolder): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
   }
+  // A zombie (killed, not yet reaped by its parent) holds nothing: its files are closed.
+  const stat = procStat(holder.pid);
+  if (stat?.[0] === 'Z' || stat?.[0] === 'X') return false;
   // The pid exists: the same process only if it started when the holder did.
-  const now = processStart(holder.pid);
+  const now = stat?.[19] ?? null;
   return holder.processStart === null || now === null || now === holder.processStart;
 }
 
@@ -124,6 +134,8 @@ function youngerThan(file: string, ms: number): boolean {
 
 /** The lock this process holds on a data directory. */
 export class DataDirLock {
+  /** The locks this process holds, by directory: taking one it holds again returns it. */
+  private static readonly held = new Map<string, DataDirLock>();
   private released = false;
   private readonly onExit = () => this.release();
 
@@ -146,6 +158,8 @@ export class DataDirLock {
    */
   static acquire(dataDir: string, command: string): DataDirLock {
     const dir = resolve(dataDir);
+    const mine = DataDirLock.held.get(dir);
+    if (mine && !mine.released) return mine;
     mkdirSync(dir, { recursive: true });
     const file = join(dir, LOCK_FILE);
     const holder: LockHolder = {
@@ -164,7 +178,9 @@ export class DataDirLock {
         } finally {
           closeSync(fd);
         }
-        return new DataDirLock(dir, holder);
+        const lock = new DataDirLock(dir, holder);
+        DataDirLock.held.set(dir, lock);
+        return lock;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
@@ -188,6 +204,7 @@ export class DataDirLock {
   release(): void {
     if (this.released) return;
     this.released = true;
+    DataDirLock.held.delete(this.dataDir);
     process.removeListener('exit', this.onExit);
     const current = readHolder(this.file);
     if (

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { DataDirLockedError } from './data-dir-lock';
 import { buildDataSourceOptions } from './data-source-options';
 import type { DatabaseSchema } from './database-schema';
 import { runMigrations } from './migrate';
@@ -18,7 +19,13 @@ export class DatabaseModule {
       global: true,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({ ...buildDataSourceOptions(config, schema), retryAttempts: 3, retryDelay: 1_000 }),
+          useFactory: () => ({
+            ...buildDataSourceOptions(config, schema),
+            retryAttempts: 3,
+            retryDelay: 1_000,
+            // Another process holding the data directory will not let go in a second.
+            toRetry: (err: unknown) => !(err instanceof DataDirLockedError),
+          }),
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
             if (config.migrateOnBoot) {
