@@ -1,5 +1,6 @@
 import { AU_REGISTER } from './au/au.register';
 import { CA_REGISTER } from './ca/ca.register';
+import { CZ_REGISTER } from './cz/cz.register';
 import { DK_REGISTER } from './dk/dk.register';
 import { FR_REGISTER } from './fr/fr.register';
 import { GB_REGISTER } from './gb/gb.register';
@@ -19,6 +20,7 @@ export const REGISTERS = {
   FR: FR_REGISTER,
   DK: DK_REGISTER,
   NO: NO_REGISTER,
+  CZ: CZ_REGISTER,
 } satisfies Record<string, Register>;
 
 export type CountryCode = keyof typeof REGISTERS;

@@ -6,6 +6,7 @@ import { DatasetService } from '../dataset/dataset.service';
 import { ConnectorRegistry } from '../registers/connector-registry';
 import { CompanyDetail, CompanyRecord } from '../registers/connector';
 import { NameSearchUnsupportedError } from '../registers/name-search-unsupported.error';
+import { QueryTooBroadError } from '../registers/query-too-broad.error';
 import { UpstreamError } from '../registers/upstream-error';
 import { CountryCode, RegisterDefinition } from '../registers/registers';
 import { RegisterStatus } from '../status/register-status';
@@ -167,6 +168,11 @@ export class SearchService {
       };
     } catch (err) {
       if (err instanceof RegisterUnreachableError) return this.unreachable(register, err.open, fallback);
+      // The register answered, refusing the query itself: no fallback, the query is to be narrowed.
+      if (err instanceof QueryTooBroadError)
+        throw new ApiError('invalid_query', err.message, {
+          errors: [{ field: 'q', code: 'invalid_query', message: err.message }],
+        });
       if (err instanceof NameSearchUnsupportedError) {
         // Not a failure: the register has no live name search; the dataset is the answer.
         const records = await fallback();

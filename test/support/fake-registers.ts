@@ -1,6 +1,7 @@
 import { REGISTER_TABLE, CountryCode } from '../../src/registers/registers';
 import { FakeRegister, FakeResponse, fixture, RecordedRequest } from './fake-register';
 import { routeFakeNoRegister } from './fake-no-register';
+import { routeFakeCzRegister } from './fake-cz-register';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' };
 const HTML_HEADERS = { 'Content-Type': 'text/html; charset=utf-8' };
@@ -163,4 +164,7 @@ function routeRecorded(f: FakeRegisters): void {
   f.CA_API.get('/api/corporations/16292721.json', {
     fixture: `${C}/corpcan-api-corporation-16292721-constructed-from-docs.json`,
   });
+
+  // Czechia, ARES: recorded subjects, VR records, the notification feed (fake-cz-register.ts).
+  routeFakeCzRegister(f.CZ_API);
 }

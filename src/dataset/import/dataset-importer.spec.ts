@@ -584,11 +584,12 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
 });
 
 describe('import options', () => {
-  it('infers the format where a country has one, asks for it in AU', () => {
+  it('infers the format where a country has one, asks for it in AU, says why CZ has none', () => {
     expect(resolveFormat('NO').id).toBe('enheter-json');
     expect(resolveFormat('AU', 'asic-csv').id).toBe('asic-csv');
     expect(() => resolveFormat('AU')).toThrow('AU publishes several bulk formats: give --format abn-xml|asic-csv');
     expect(() => resolveFormat('GB', 'abn-xml')).toThrow('unknown format "abn-xml" for GB: use basiccompanydata-csv');
+    expect(() => resolveFormat('CZ')).toThrow('CZ cannot be imported: ARES publishes no bulk file');
   });
 
   it('finds a production date in the usual file names', () => {

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { isPGlite } from '../../platform/database/engine';
 import type { AppConfig } from '../../platform/config/app-config';
 import type { RegistersConfig } from '../../registers/register-config';
-import { COUNTRY_CODES, CountryCode, findRegister } from '../../registers/registers';
+import { COUNTRY_CODES, CountryCode, findRegister, REGISTERS } from '../../registers/registers';
 import { refreshWordCounts } from '../word-counts';
 import { HEARTBEAT_MS, markInterruptedImports } from './interrupted-imports';
 import { CompanyWriter } from './company-writer';
@@ -87,6 +87,8 @@ export function resolveCountry(country: string): CountryCode {
 export function resolveFormat(country: CountryCode, format?: string): DatasetFormat {
   const formats = formatsOf(country);
   const ids = formats.map((f) => f.id).join(', ');
+  if (formats.length === 0)
+    throw new ImportUsageError(`${country} cannot be imported: ${REGISTERS[country].noBulkFile}`);
   if (!format) {
     if (formats.length === 1) return formats[0];
     throw new ImportUsageError(

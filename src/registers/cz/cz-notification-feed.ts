@@ -7,7 +7,6 @@ import { UpstreamError } from '../upstream-error';
 import { NOTIFICATION_SOURCES, NotificationSource } from './ares-code-lists';
 import { parseAresError } from './ares-parsers';
 import { aresDate } from './ares-values';
-import { CZ } from './cz.definition';
 
 export const NOTIFICATION_PATH = '/ekonomicke-subjekty-notifikace';
 
@@ -173,7 +172,7 @@ export class CzNotificationFeed implements ChangeFeed {
     { settings, http }: Pick<ChangeSourceDeps, 'settings' | 'http'>,
     private readonly sources: readonly NotificationSource[] = NOTIFICATION_SOURCES,
   ) {
-    this.api = http.forRegister(CZ, 'API');
+    this.api = http.forRegister('CZ', 'API');
     this.url = `${settings.urls.API}${NOTIFICATION_PATH}`;
   }
 
