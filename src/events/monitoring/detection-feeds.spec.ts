@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock';
-import { DetectionHarness, startDetectionHarness, until } from '../../../test/support/detection-harness';
+import { DetectionHarness, startDetectionHarness, T0, until } from '../../../test/support/detection-harness';
 import { fixture } from '../../../test/support/fake-register';
 import { RegisterStatusService } from '../../status/register-status.service';
 import { ProbeService } from '../../status/probe/probe.service';
@@ -207,6 +207,72 @@ describe('CZ: ARES notification batches from a stored cursor', () => {
     expect(await stored()).toEqual({ v: 1, since: '2026-07-01', after: { vr: 680 }, pending: {} });
     await h.runDueChecks();
     expect(await h.takeEvents()).toEqual([]);
+  });
+});
+
+describe('CZ: re-reads for what no ARES batch announces', () => {
+  const HELLA = '25834151';
+  let h: DetectionHarness;
+  beforeAll(async () => {
+    h = await startDetectionHarness();
+  });
+  afterAll(() => h.close());
+
+  it('confirms a subject against the feed for a day, then re-reads it: an insolvency (no batches) is found', async () => {
+    const reads = () => h.fakes.CZ_API.requestsTo(`/ekonomicke-subjekty/${HELLA}`).length;
+    const snapshot = async () =>
+      (
+        await h.dataSource.query(
+          `SELECT next_check_at, check_outcome, retrieved_at FROM company_snapshot WHERE entity_id = 'ent_cz_${HELLA}'`,
+        )
+      )[0];
+    await h.setReadable('CZ', true);
+    await h.watch('acc_a', 'CZ', HELLA);
+    await h.watch('acc_b', 'CZ', HELLA, true);
+    await h.runDueChecks();
+    expect(reads()).toBe(1);
+    // HELLA enters the insolvency register (derived), which publishes no notification batch.
+    h.fakes.CZ_API.get(`/ekonomicke-subjekty/${HELLA}`, {
+      fixture: 'registers/cz/ares-ekonomicke-subjekty-ico-25834151-derived-ir-aktivni.json',
+    });
+
+    // Within the day: every scheduled check is confirmed against the feed, without a request.
+    for (const hour of [1, 12, 23]) {
+      h.clock.set(new Date(Date.parse(T0) + hour * 3_600_000 + 1_000));
+      await h.feeds.poll('CZ');
+      await h.runDueChecks();
+    }
+    expect(reads()).toBe(1);
+    expect((await snapshot()).check_outcome).toBe('no_change');
+    const quiet = await h.takeEvents();
+    expect(quiet.length).toBeGreaterThan(0);
+    expect(quiet.every((e) => e.accountId === 'acc_b' && e.kind === 'company.no_change')).toBe(true);
+    expect(quiet[0].data.provenance).toMatchObject({
+      source_url: `${h.registers.of('CZ').urls.API}/ekonomicke-subjekty-notifikace`,
+    });
+
+    // A day after the last read, the next scheduled check reads ARES: the insolvency is a status change.
+    const due = (await snapshot()).next_check_at as Date;
+    h.clock.set(new Date(Math.max(due.getTime(), Date.parse(T0) + 86_400_000) + 1_000));
+    await h.feeds.poll('CZ');
+    await h.runDueChecks();
+    expect(reads()).toBe(2);
+    const events = await h.takeEvents();
+    expect(events.map((e) => [e.accountId, ...changeOf(e)])).toEqual([
+      ['acc_a', 'status', 'Aktivní', 'Aktivní, v insolvenčním rejstříku'],
+      ['acc_b', 'status', 'Aktivní', 'Aktivní, v insolvenčním rejstříku'],
+    ]);
+    expect(events[0].data.provenance).toMatchObject({
+      source_mode: 'live',
+      source_url: `https://ares.gov.cz/ekonomicke-subjekty?ico=${HELLA}`,
+    });
+
+    // Read again, it is trusted to the feed for another day.
+    const next = (await snapshot()).next_check_at as Date;
+    h.clock.set(new Date(next.getTime() + 1_000));
+    await h.feeds.poll('CZ');
+    await h.runDueChecks();
+    expect(reads()).toBe(2);
   });
 });
 

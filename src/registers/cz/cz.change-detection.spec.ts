@@ -42,6 +42,8 @@ describe('CZ change detection', () => {
     expect(CZ_CHANGE_DETECTION.readEndpoint(settings)).toBe('API');
     expect(Object.keys(CZ_DEFINITION.endpoints)).toContain(CZ_CHANGE_DETECTION.readEndpoint(settings));
     expect(CZ_CHANGE_DETECTION.readme.credentials).toBe('none');
+    // The insolvency register and the register of bankrupts have no batches: a day without a read is the most.
+    expect(CZ_CHANGE_DETECTION.rereadAfterSeconds).toBe(86_400);
     expect(CZ_REGISTER.changeDetection).toBe(CZ_CHANGE_DETECTION);
   });
 
