@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { AccessRequestAdmin } from '../../src/events/accounts/admin/access-request-admin.service';
+import { COUNTRY_CODES } from '../../src/registers/registers';
 import { describeWithBrowser, launchChromium } from '../support/browser';
 import { call, Customer, signUp } from '../support/event-side';
 import {
@@ -366,7 +367,7 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
     );
     expect(await form.getByLabel('Norway (NO)').isEnabled()).toBe(true);
     expect(await form.getByLabel('company.officers_changed (planned)').isDisabled()).toBe(true);
-    expect(await form.locator('input[name=countries]').count()).toBe(6);
+    expect(await form.locator('input[name=countries]').count()).toBe(COUNTRY_CODES.length);
 
     // Nothing ticked: the browser says so, nothing is sent.
     await form.getByLabel('Monthly volume').fill('5000');

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { JobQueue } from '../../src/platform/jobs/job-queue';
-import { CountryCode } from '../../src/registers/registers';
+import { COUNTRY_CODES, CountryCode } from '../../src/registers/registers';
 import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
 import { describeWithBrowser, launchChromium } from '../support/browser';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';
@@ -77,7 +77,7 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
 
   it('draws 90 daily bars per register from the probe history: down red, up green, no data grey and said so', async () => {
     const page = await open();
-    expect(await page.locator('section.register').count()).toBe(6);
+    expect(await page.locator('section.register').count()).toBe(COUNTRY_CODES.length);
     for (const strip of await page.locator('ol.days').all()) expect(await strip.locator('li').count()).toBe(90);
     expect(await page.locator('section:has(#register-NO) li.day').first().getAttribute('data-key')).toBe(
       'NO:2026-08-25',
