@@ -58,7 +58,8 @@ export class CzConnector implements RegisterConnector {
     const res = await this.send(this.api, 'post', '/ekonomicke-subjekty/vyhledat', body);
     const retrievedAt = this.clock.now().toISOString();
     if (isNotFound(res)) return [];
-    if (parseAresError(res.data)?.subKod === 'VYSTUP_PRILIS_MNOHO_VYSLEDKU') throw tooBroad(body.obchodniJmeno);
+    if (res.status === 400 && parseAresError(res.data)?.subKod === 'VYSTUP_PRILIS_MNOHO_VYSLEDKU')
+      throw tooBroad(body.obchodniJmeno);
     if (res.status !== 200) throw refusal(res, 'a name search');
     return parseSubjektSearch(json(res))
       .records.slice(0, limit)
