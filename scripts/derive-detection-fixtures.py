@@ -13,8 +13,8 @@ def load(p):
     with open(os.path.join(R, p), encoding='utf-8') as f:
         return json.load(f)
 
-def save(p, data, jsonp=None):
-    text = json.dumps(data, ensure_ascii=False, indent=2)
+def save(p, data, jsonp=None, indent=2):
+    text = json.dumps(data, ensure_ascii=False, indent=indent)
     if jsonp:
         text = f'{jsonp}({json.dumps(data, ensure_ascii=False, separators=(",", ":"))})'
     with open(os.path.join(R, p), 'w', encoding='utf-8') as f:
@@ -87,4 +87,31 @@ o['adresses'][0]['address']['addressLine'] = ['100 - 2774 TRETHEWEY STREET']; o[
 save('ca/corpcan-api-corporation-1007-derived-renamed-moved.json', v)
 v2 = copy.deepcopy(v); v2[0]['status'] = 'Dissolved'; v2[0]['act'] = 'Canada Not-for-profit Corporations Act'
 save('ca/corpcan-api-corporation-1007-derived-dissolved-act-changed.json', v2)
+# CZ: HELLA AUTOTECHNIK NOVA, s.r.o. (25834151) and SAD s.r.o. (25063677), the recorded ARES
+# subjects (laid out as recorded, 4 spaces); the notification batches, from the recorded vr batch
+# list (1 space) and the item shape the shared MANIFEST quotes.
+h = load('cz/ares-ekonomicke-subjekty-ico-25834151-hella.json')
+v = copy.deepcopy(h); v['obchodniJmeno'] = 'HELLA AUTOTECHNIK NOVA, s.r.o. v likvidaci'; v['datumAktualizace'] = '2026-07-26'
+save('cz/ares-ekonomicke-subjekty-ico-25834151-derived-renamed-v-likvidaci.json', v, indent=4)
+v2 = copy.deepcopy(h); v2['seznamRegistraci']['stavZdrojeIr'] = 'AKTIVNI'; v2['datumAktualizace'] = '2026-07-27'
+save('cz/ares-ekonomicke-subjekty-ico-25834151-derived-ir-aktivni.json', v2, indent=4)
+sad = load('cz/ares-ekonomicke-subjekty-ico-25063677-sad-sro.json')
+z = {}
+for k, val in sad.items():
+    z[k] = val
+    if k == 'datumVzniku': z['datumZaniku'] = '2024-03-31'
+save('cz/ares-ekonomicke-subjekty-ico-25063677-derived-zanikly.json', z, indent=4)
+listed = {b['cisloDavky']: b for b in load('cz/ares-ekonomicke-subjekty-notifikace-vyhledat-vr-trimmed-2-batches.json')['notifikacniDavky']}
+def batch(n, items, released=None):
+    b = dict(listed.get(n) or {'cisloDavky': n, 'datovyZdroj': 'vr', 'datumUvolneniDavky': released, 'pocetZmen': 0})
+    b['pocetZmen'] = len(items); b['seznamNotifikaci'] = [{'typZmeny': t, 'icoId': i} for t, i in items]
+    return b
+save('cz/ares-ekonomicke-subjekty-notifikace-davka-vr-671-derived.json', batch(671, [('UPD', '25063677'), ('UPD', '27074358')]), indent=1)
+b680 = [('UPD', '25834151'), ('UPD', '27074358'), ('UPD', '25834151'), ('DEL', '25063677'), ('UPD', 'ARES_00369838')]
+save('cz/ares-ekonomicke-subjekty-notifikace-davka-vr-680-derived.json', batch(680, b680), indent=1)
+# A batch released after the recorded ones (681, the day after 680), for a feed already past 680.
+save('cz/ares-ekonomicke-subjekty-notifikace-davka-vr-681-derived.json', batch(681, b680, '2026-07-26'), indent=1)
+three = load('cz/ares-ekonomicke-subjekty-notifikace-vyhledat-vr-trimmed-2-batches.json')
+three['notifikacniDavky'].append({'cisloDavky': 681, 'datovyZdroj': 'vr', 'datumUvolneniDavky': '2026-07-26', 'pocetZmen': len(b680)})
+save('cz/ares-ekonomicke-subjekty-notifikace-vyhledat-vr-derived-3-batches.json', three, indent=1)
 print('derived fixtures written')

@@ -13,15 +13,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { ensureCompanyPartitions } from '../dataset/company-partitions';
+import BUNDLED from '../dataset/seed/bundled-sample.json';
+import { COUNTRY_CODES } from '../registers/registers';
 import { templateKey } from './database-schema';
 import { createFromTemplate, templatePath } from '../platform/database/embedded-template';
 import { buildTemplate } from './embedded-template-builder';
 import { ENTITIES } from './entities';
 import { runMigrations } from '../platform/database/migrate';
 import { MIGRATIONS } from './migrations';
-import BUNDLED from '../dataset/seed/bundled-sample.json';
-import { ensureCompanyPartitions } from '../dataset/company-partitions';
-import { COUNTRY_CODES } from '../registers/registers';
 import { createPGlitePoolClass, openPGlite } from '../platform/database/pglite-pool';
 
 jest.setTimeout(120_000);
@@ -68,7 +68,7 @@ async function migrate(dataDir: string, template?: string, migrations = MIGRATIO
   await dataSource.initialize();
   try {
     const applied = await runMigrations(dataSource);
-    // As after every migration run of the service: each register's partition of company.
+    // What boot gives every migrated database (DATABASE_SCHEMA.prepare): a partition per register.
     await ensureCompanyPartitions(dataSource, COUNTRY_CODES);
     const companies = (await dataSource.query(`SELECT count(*)::int AS n FROM company`)) as Array<{ n: number }>;
     return { applied, companies: companies[0].n, schema: await describeSchema(await db) };

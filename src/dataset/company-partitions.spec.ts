@@ -49,5 +49,11 @@ describe.each<TestBackend>(['pglite', ...(process.env.DATABASE_URL ? (['postgres
       const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM company_no`);
       expect(n).toBe(1);
     });
+
+    it('makes a missing partition once when several callers ask at the same time (processes booting together)', async () => {
+      await dataSource.query(`DROP TABLE company_no`);
+      const made = await Promise.all([1, 2, 3].map(() => ensureCompanyPartitions(dataSource, COUNTRY_CODES)));
+      expect(made.flat()).toEqual(['company_no']);
+    });
   },
 );

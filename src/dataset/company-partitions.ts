@@ -2,6 +2,9 @@ import type { DataSource } from 'typeorm';
 import type { CountryCode } from '../registers/registers';
 import { companyPartition, partitionIndexes } from './import/search-indexes';
 
+// Any constant works; the same in every process of this service (the migrations' lock is another).
+const PARTITION_LOCK_KEY = 7_336_911_202;
+
 /**
  * Gives every register its partition of `company`, with the keys and search indexes the
  * migration PartitionCompanyByCountry1763810000000 gave the first six: a register added later
@@ -19,14 +22,23 @@ export async function ensureCompanyPartitions(
       [partition],
     );
     if (present) continue;
-    await dataSource.transaction(async (m) => {
+    const made = await dataSource.transaction(async (m) => {
+      // Processes booting at once (after the migrations' own lock): one makes it, the others find it made.
+      await m.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK_KEY]);
+      // pg_class itself, read with this statement's snapshot: to_regclass may answer from a stale cache.
+      const [again]: Array<{ present: boolean }> = await m.query(
+        `SELECT EXISTS (SELECT 1 FROM pg_class WHERE relname = $1 AND relnamespace = current_schema()::regnamespace) AS present`,
+        [partition],
+      );
+      if (again.present) return false;
       // The key constraints as the migration declares them; the other indexes by the same definitions the import builds.
       await m.query(
         `CREATE TABLE ${partition} PARTITION OF company (CONSTRAINT ${partition}_pkey PRIMARY KEY (id), CONSTRAINT ${partition}_number UNIQUE (registration_number)) FOR VALUES IN ('${cc}')`,
       );
       for (const index of partitionIndexes(cc, partition)) if (!index.constraint) await m.query(index.create);
+      return true;
     });
-    created.push(partition);
+    if (made) created.push(partition);
   }
   return created;
 }

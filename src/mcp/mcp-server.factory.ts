@@ -107,7 +107,7 @@ export async function callTool(
 const HINTS: Partial<Record<ApiError['code'], string>> = {
   missing_parameter: 'Give every required argument a non-empty value.',
   invalid_query:
-    'Give a company name of 2–200 characters, or a registration number in the country’s format with a correct check digit.',
+    'Give a company name of 2–200 characters (more of its words when the register finds it too broad), or a registration number in the country’s format with a correct check digit.',
   invalid_parameter: 'Use one of the allowed values listed in the message.',
   country_not_covered: 'Use one of the covered country codes listed in the message (list_registers shows them all).',
   company_not_found: 'Check the registration number, or find the company by name with search_companies.',

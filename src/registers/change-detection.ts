@@ -61,6 +61,13 @@ export interface ChangeDetectionPlan {
   mode(settings: RegisterConfig): ChangeDetectionMode;
   /** The endpoint (PURPOSE in the register table) a re-read goes through: its politeness paces how many reads are queued. */
   readEndpoint(settings: RegisterConfig): string;
+  /**
+   * A feed that does not announce every change its register's records show (ARES publishes no
+   * batches for the insolvency register): a watched company not read for this many seconds is
+   * re-read at its scheduled check instead of being confirmed against the feed. Absent: the
+   * feed is trusted alone, and scheduled checks of feed registers cost no request.
+   */
+  rereadAfterSeconds?: number;
   createFeed?(deps: ChangeSourceDeps): ChangeFeed;
   createStream?(deps: ChangeSourceDeps): ChangeStream;
   /** For the README's detection table. */

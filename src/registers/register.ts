@@ -16,6 +16,8 @@ export interface Register {
   createConnector(deps: ConnectorDeps): RegisterConnector;
   recognizeIdentifier: IdentifierRecognizer;
   bulkFormats: readonly DatasetFormat[];
+  /** Why `bulkFormats` is empty (the register publishes no bulk file the service reads); said by `dataset:import`. */
+  noBulkFile?: string;
   /** Legal forms and particles common in this register's names (folded, lower case), on top of the common ones. */
   nameStopWords: readonly string[];
   changeDetection: ChangeDetectionPlan;

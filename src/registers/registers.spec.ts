@@ -5,8 +5,9 @@ describe('the registers record', () => {
     const register = REGISTERS[cc];
     expect(register.definition.country).toBe(cc);
     expect(register.simulation.legalFormPairs.length).toBeGreaterThan(0);
-    // A register that publishes no bulk file has no format, and its coverage row says so.
-    if (register.bulkFormats.length === 0) expect(register.definition.doesNotPublish).toMatch(/bulk file/);
+    // A register without a bulk file says why; one with bulk formats has nothing to explain.
+    if (register.bulkFormats.length === 0) expect(register.noBulkFile).toMatch(/publishes no bulk file/);
+    else expect(register.noBulkFile).toBeUndefined();
     for (const format of register.bulkFormats) expect(format.country).toBe(cc);
     for (const word of register.nameStopWords) expect(word).toMatch(/^[a-z0-9]{3,}$/);
   });

@@ -1,5 +1,6 @@
 import { AU_REGISTER } from './au/au.register';
 import { CA_REGISTER } from './ca/ca.register';
+import { CZ_REGISTER } from './cz/cz.register';
 import { DK_REGISTER } from './dk/dk.register';
 import { FR_REGISTER } from './fr/fr.register';
 import { GB_REGISTER } from './gb/gb.register';
@@ -21,6 +22,7 @@ export const REGISTERS = {
   DK: DK_REGISTER,
   NO: NO_REGISTER,
   PL: PL_REGISTER,
+  CZ: CZ_REGISTER,
 } satisfies Record<string, Register>;
 
 export type CountryCode = keyof typeof REGISTERS;

@@ -7,6 +7,7 @@ import { DatasetService } from '../dataset/dataset.service';
 import { ConnectorRegistry } from '../registers/connector-registry';
 import { CompanyDetail, CompanyRecord } from '../registers/connector';
 import { NameSearchUnsupportedError } from '../registers/name-search-unsupported.error';
+import { QueryTooBroadError } from '../registers/query-too-broad.error';
 import { UpstreamError } from '../registers/upstream-error';
 import { CountryCode, RegisterDefinition } from '../registers/registers';
 import { RegisterStatus } from '../status/register-status';
@@ -176,6 +177,11 @@ export class SearchService {
       };
     } catch (err) {
       if (err instanceof RegisterUnreachableError) return this.unreachable(register, err.open, fallback);
+      // The register answered, refusing the query itself: no fallback, the query is to be narrowed.
+      if (err instanceof QueryTooBroadError)
+        throw new ApiError('invalid_query', err.message, {
+          errors: [{ field: 'q', code: 'invalid_query', message: err.message }],
+        });
       if (err instanceof NameSearchUnsupportedError)
         return this.fromDataset(country, err.message, err.notFound, fallback);
       const failure = UpstreamError.from(err);

@@ -1,4 +1,5 @@
 import { AccessRequestAdmin } from '../../src/events/accounts/admin/access-request-admin.service';
+import { DataSource } from 'typeorm';
 import { COUNTRY_CODES } from '../../src/registers/registers';
 import { ProbeService } from '../../src/status/probe/probe.service';
 import { Customer, eventually, signUp } from '../support/event-side';
@@ -11,6 +12,8 @@ jest.setTimeout(180_000);
 const ABN = '26154482283';
 const RENAMED = 'registers/au/abr-json-abndetails-26154482283-derived-renamed-moved.jsonp';
 const CANCELLED = 'registers/au/abr-json-abndetails-26154482283-derived-cancelled-legal-form-changed.jsonp';
+const CZ = 'registers/cz';
+const HELLA = '25834151';
 
 /**
  * Change detection as a customer sees it, on the real clock (receivers check the signature's
@@ -34,7 +37,8 @@ describe(`change detection end to end (${MODE})`, () => {
         WEBHOOK_RETRY_SCHEDULE: '1s,1s',
         DELIVERY_SWEEP_INTERVAL_MS: '500',
         DETECTION_INTERVAL_SECONDS: '3',
-        FEED_POLL_INTERVAL_SECONDS: '1',
+        // Feeds are polled every 3 s: CZ's poll is nine list requests at ARES's politeness (250 a minute).
+        FEED_POLL_INTERVAL_SECONDS: '3',
         // Probes here are the test's own (probes.run); a scheduled one (it reads the same CA
         // company) must not fall into the window where the test counts reads.
         PROBE_INTERVAL_SECONDS: '86400',
@@ -231,6 +235,82 @@ describe(`change detection end to end (${MODE})`, () => {
       ['company.status_changed', 'Cancelled', 'Active', true],
     ]);
     await customer.call('DELETE', `/api/v1/watches/${watched.body.id}`);
+  });
+
+  it('CZ: an ARES notification batch names a watched IČO (twice): one re-read, one signed company.name_changed', async () => {
+    resetFakeRegisters(fakes);
+    const { customer, receiver } = await customerWithReceiver(true);
+    await eventually(
+      () => fetch(`${app.url}/api/public/v1/registers?status=live`).then((r) => r.json() as Promise<any>),
+      (b) => b.registers.some((r: { country: string }) => r.country === 'CZ'),
+    );
+    const watched = await customer.call('POST', '/api/v1/watches', {
+      country: 'CZ',
+      registrationNumber: 'IČO 258 34 151',
+    });
+    expect(watched.status).toBe(201);
+    expect(watched.body).toMatchObject({
+      entityId: `ent_cz_${HELLA}`,
+      companyName: 'HELLA AUTOTECHNIK NOVA, s.r.o.',
+      baseline: {
+        state: 'taken',
+        sourceMode: 'live',
+        sourceUrl: `https://ares.gov.cz/ekonomicke-subjekty?ico=${HELLA}`,
+      },
+    });
+    // The feed takes its place after the recorded batches, both released before today.
+    const cursor = async () =>
+      (
+        (await app.get(DataSource).query(`SELECT cursor FROM feed_cursor WHERE feed = 'CZ:changes'`)) as Array<{
+          cursor: string;
+        }>
+      )[0]?.cursor;
+    await eventually(cursor, (c) => !!c && JSON.parse(c).after?.vr === 680, 30_000);
+
+    // ARES releases batch 681 (derived), naming HELLA twice; HELLA now has a new name (derived).
+    const reads = () => fakes.CZ_API.requestsTo(`/ekonomicke-subjekty/${HELLA}`).length;
+    const readsBefore = reads();
+    fakes.CZ_API.get(`/ekonomicke-subjekty/${HELLA}`, {
+      fixture: `${CZ}/ares-ekonomicke-subjekty-ico-25834151-derived-renamed-v-likvidaci.json`,
+    });
+    fakes.CZ_API.post('/ekonomicke-subjekty-notifikace/vyhledat', (req) =>
+      JSON.parse(req.body).datovyZdroj === 'vr'
+        ? { fixture: `${CZ}/ares-ekonomicke-subjekty-notifikace-vyhledat-vr-derived-3-batches.json` }
+        : { status: 404, fixture: `${CZ}/ares-error-404-nenalezeno.json` },
+    );
+    fakes.CZ_API.get('/ekonomicke-subjekty-notifikace/datovy-zdroj/vr/cislo-davky/681', {
+      fixture: `${CZ}/ares-ekonomicke-subjekty-notifikace-davka-vr-681-derived.json`,
+    });
+    await receiver.waitFor((r) => r.some((x) => x.body?.event === 'company.name_changed'), 60_000);
+    // Later polls and checks of the same state add nothing.
+    await new Promise((r) => setTimeout(r, 4_000));
+    const changes = receiver.requests.filter((x) => x.body?.event?.endsWith('_changed'));
+    expect(changes).toHaveLength(1);
+    expect(changes[0].verified).toBe(true);
+    expect(changes[0].headers['x-service-event']).toBe('company.name_changed');
+    expect(changes[0].body).toMatchObject({ event: 'company.name_changed', is_test: false, api_version: 'v1' });
+    expect(changes[0].body.data).toMatchObject({
+      entity_id: `ent_cz_${HELLA}`,
+      country: 'CZ',
+      company_name: 'HELLA AUTOTECHNIK NOVA, s.r.o. v likvidaci',
+      registration_number: HELLA,
+      register: {
+        name: 'ARES – Administrativní registr ekonomických subjektů (Ministerstvo financí)',
+        official_url: 'https://ares.gov.cz',
+      },
+      change: {
+        field: 'name',
+        previous: 'HELLA AUTOTECHNIK NOVA, s.r.o.',
+        current: 'HELLA AUTOTECHNIK NOVA, s.r.o. v likvidaci',
+      },
+      provenance: { source_mode: 'live', source_url: `https://ares.gov.cz/ekonomicke-subjekty?ico=${HELLA}` },
+    });
+    // One batch read, one re-read of the subject it named twice; no other subject read.
+    expect(fakes.CZ_API.requestsTo('/ekonomicke-subjekty-notifikace/datovy-zdroj/vr/cislo-davky/681')).toHaveLength(1);
+    expect(reads() - readsBefore).toBe(1);
+    const subjects = fakes.CZ_API.requests.filter((r) => r.path.startsWith('/ekonomicke-subjekty/'));
+    expect(subjects.every((r) => r.path === `/ekonomicke-subjekty/${HELLA}`)).toBe(true);
+    expect((await customer.call('DELETE', `/api/v1/watches/${watched.body.id}`)).status).toBe(204);
   });
 
   it('a register going down: register.unavailable once to each account watching it, no change while it is down, catch-up after', async () => {

@@ -68,8 +68,9 @@ suite('the OpenAPI document passes strict tools', () => {
     expect(r.status).toBe(0);
     const types = readFileSync(out, 'utf8');
     const search = types.slice(types.indexOf('SearchController_find: {'));
-    const countries = COUNTRY_CODES.map((cc) => `"${cc}"`).join(' \\| ');
-    expect(search).toMatch(new RegExp(`query: \\{[\\s\\S]*?q: string;[\\s\\S]*?country: ${countries};`));
+    const query = search.slice(search.indexOf('query: {'), search.indexOf('};', search.indexOf('query: {')));
+    expect(query).toContain('q: string;');
+    expect(query).toContain(`country: ${COUNTRY_CODES.map((cc) => `"${cc}"`).join(' | ')};`);
     const registers = types.slice(types.indexOf('RegistersController_list: {'));
     expect(registers).toMatch(/provides\?: \("officers" \| "filings" \| "monitoring"\)\[\];/);
     expect(registers).toMatch(/status\?: \("live" \| "degraded" \| "paused"\)\[\];/);

@@ -21,7 +21,7 @@ describe('GET /api/public/v1/registers', () => {
   });
   afterAll(() => app.close());
 
-  it('lists every register of the register table with its facts, provides and status', async () => {
+  it('lists every register of the register table with their facts, provides and status', async () => {
     const { status, body, headers } = await get(app, '/api/public/v1/registers');
     expect(status).toBe(200);
     expect(headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import { importDataset, ImportSummary } from '../../src/dataset/import/dataset-importer';
-import type { CountryCode } from '../../src/registers/registers';
+import { type CountryCode, REGISTERS } from '../../src/registers/registers';
 import { fixtureText, openDataFile, realEnheter, realVirksomhedLines } from './dataset-fixtures';
 import type { TestApp } from './test-app';
 
@@ -38,6 +38,8 @@ function sampleFile(country: CountryCode): { name: string; content: string | Buf
           fixtureText('registers/ca/corpcan-opendata-corporation-16292721-numbered-cbca-2024.xml'),
         ]),
       };
+    case 'CZ':
+      throw new Error(`no CZ sample: ${REGISTERS.CZ.noBulkFile}`);
     default:
       throw new Error(`${country} publishes no bulk file: there is no sample to import`);
   }

@@ -2,6 +2,7 @@ import { REGISTER_TABLE, CountryCode } from '../../src/registers/registers';
 import { FakeRegister, FakeResponse, fixture, RecordedRequest } from './fake-register';
 import { routeFakeNoRegister } from './fake-no-register';
 import { routeFakePlRegister } from './fake-pl-register';
+import { routeFakeCzRegister } from './fake-cz-register';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' };
 const HTML_HEADERS = { 'Content-Type': 'text/html; charset=utf-8' };
@@ -167,4 +168,6 @@ function routeRecorded(f: FakeRegisters): void {
 
   // Poland, the KRS Open API: recorded extracts of P and S, a removed entity, the bulletins (fake-pl-register.ts).
   routeFakePlRegister(f.PL_API);
+  // Czechia, ARES: recorded subjects, VR records, the notification feed (fake-cz-register.ts).
+  routeFakeCzRegister(f.CZ_API);
 }

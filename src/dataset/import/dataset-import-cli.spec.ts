@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureText } from '../../../test/support/dataset-fixtures';
 import { adminSetup } from '../../app/config';
-import { runDatasetImportCli } from './dataset-import-cli';
 import { COUNTRY_CODES, countryList } from '../../registers/registers';
+import { runDatasetImportCli } from './dataset-import-cli';
 
 jest.setTimeout(60_000);
 
@@ -36,6 +36,11 @@ describe('dataset:import command', () => {
       2,
       `dataset:import: unknown country "SE": the dataset covers ${COUNTRY_CODES.join(', ')}`,
     ],
+    [
+      ['--country', 'CZ', '--file', 'x'],
+      2,
+      expect.stringMatching(/^dataset:import: CZ cannot be imported: ARES publishes no bulk file: /),
+    ],
     [['--country', 'AU', '--file', 'x'], 1, 'dataset:import: file not found: x'],
     [
       ['--country', 'GB', '--format', 'enheter-json', '--file', 'x'],
@@ -56,7 +61,7 @@ describe('dataset:import command', () => {
   ])('refuses %j with exit code %i and one readable line', async (argv, code, line) => {
     const r = await cli(argv as string[]);
     expect(r.code).toBe(code);
-    expect(r.err[0]).toBe(line);
+    expect(r.err[0]).toEqual(line);
     expect(r.err.join('\n')).not.toMatch(/\n\s+at /);
   });
 

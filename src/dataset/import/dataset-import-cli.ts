@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { AdminCommand, AdminIo, AdminSetup } from '../../platform/admin/admin-command';
 import { runAdminCommand } from '../../platform/admin/run-admin-command';
 import { runMigrations } from '../../platform/database/migrate';
-import { DATASET_FORMATS } from './dataset-formats';
+import { DATASET_FORMATS, formatsOf } from './dataset-formats';
 import { importDataset, ImportUsageError, recognizeFormat, resolveCountry, resolveFormat } from './dataset-importer';
 import { DatasetFileError } from '../../registers/bulk/dataset-row';
 import { RegistersConfig } from '../../registers/register-config';
@@ -64,7 +64,8 @@ async function parseImportArgs(argv: string[], cwd: string): Promise<ImportArgs 
   if (!values.country) throw new ImportUsageError(`--country is required (${countryList()})`);
   if (!values.file) throw new ImportUsageError('--file is required');
   const country = resolveCountry(values.country);
-  if (values.format) resolveFormat(country, values.format);
+  // A format not the country's, or a country without a bulk file, is refused before the file is looked for.
+  if (values.format || formatsOf(country).length === 0) resolveFormat(country, values.format);
   const producedAt = values['produced-at'] ? parseDay(values['produced-at']) : undefined;
   const batchSize = values['batch-size'] ? Number(values['batch-size']) : undefined;
   if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1))

@@ -585,17 +585,18 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
 });
 
 describe('import options', () => {
-  it('infers the format where a country has one, asks for it in AU', () => {
+  it('infers the format where a country has one, asks for it in AU, says why CZ has none', () => {
     expect(resolveFormat('NO').id).toBe('enheter-json');
     expect(resolveFormat('AU', 'asic-csv').id).toBe('asic-csv');
     expect(() => resolveFormat('AU')).toThrow('AU publishes several bulk formats: give --format abn-xml|asic-csv');
     expect(() => resolveFormat('GB', 'abn-xml')).toThrow('unknown format "abn-xml" for GB: use basiccompanydata-csv');
+    expect(() => resolveFormat('CZ')).toThrow('CZ cannot be imported: ARES publishes no bulk file');
   });
 
   it.each(COUNTRY_CODES.filter((cc) => REGISTERS[cc].bulkFormats.length === 0))(
     'says %s publishes no bulk file rather than asking for a format',
     (cc) => {
-      expect(() => resolveFormat(cc)).toThrow(`${cc} publishes no bulk file: there is no dataset to import for it`);
+      expect(() => resolveFormat(cc)).toThrow(`${cc} cannot be imported: ${REGISTERS[cc].noBulkFile}`);
     },
   );
 

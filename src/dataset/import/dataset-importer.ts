@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { isPGlite } from '../../platform/database/engine';
 import type { AppConfig } from '../../platform/config/app-config';
 import type { RegistersConfig } from '../../registers/register-config';
-import { COUNTRY_CODES, CountryCode, findRegister } from '../../registers/registers';
+import { COUNTRY_CODES, CountryCode, findRegister, REGISTERS } from '../../registers/registers';
 import { refreshWordCounts } from '../word-counts';
 import { HEARTBEAT_MS, markInterruptedImports } from './interrupted-imports';
 import { CompanyWriter } from './company-writer';
@@ -84,11 +84,13 @@ export function resolveCountry(country: string): CountryCode {
   return cc as CountryCode;
 }
 
-/** The country's bulk formats; a register that publishes no bulk file (KRS) has nothing to import. */
+/** The country's bulk formats; a register that publishes no bulk file (ARES, KRS) has nothing to import, and says why. */
 function publishedFormats(country: CountryCode): readonly DatasetFormat[] {
   const formats = formatsOf(country);
   if (formats.length === 0)
-    throw new ImportUsageError(`${country} publishes no bulk file: there is no dataset to import for it`);
+    throw new ImportUsageError(
+      `${country} cannot be imported: ${REGISTERS[country].noBulkFile ?? 'it publishes no bulk file'}`,
+    );
   return formats;
 }
 

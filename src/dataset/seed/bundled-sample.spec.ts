@@ -18,6 +18,7 @@ import { PL_DEFINITION } from '../../registers/pl/pl.definition';
 import { connectorBuilder } from '../../../test/support/connectors';
 import { PL_GYM, PL_ORLEN, PL_WOSP, routeFakePlRegister } from '../../../test/support/fake-pl-register';
 import BUNDLED from './bundled-sample.json';
+import { CzConnector } from '../../registers/cz';
 
 /**
  * The bundled sample dataset is what the live connectors read from the REAL recorded
@@ -143,6 +144,25 @@ describe('bundled sample dataset', () => {
       records.push({ ...record, source: { ...record.source, url } });
     }
     plConnectors.shutdown();
+    // Czechia: the recorded ARES subjects, read with a client of their own. ARES publishes no bulk
+    // file, so these rows are all a fresh install has of CZ. The recorded sole trader (01603094)
+    // is left out: a natural person's name and home, which a sample of companies does not need.
+    {
+      const subjects: Record<string, string> = {
+        '25063677': 'ares-ekonomicke-subjekty-ico-25063677-sad-sro.json',
+        '25834151': 'ares-ekonomicke-subjekty-ico-25834151-hella.json',
+        '27074358': 'ares-ekonomicke-subjekty-ico-27074358-asseco.json',
+      };
+      const cz = loadConfig({ REGISTER_CZ_API_URL: `${fake.url}/cz` });
+      const czHttp = new HttpClientFactory(cz.app, cz.registers);
+      const ares = new CzConnector({ settings: cz.registers.of('CZ'), config: cz.app, http: czHttp, clock });
+      fake.get(/^\/cz\/ekonomicke-subjekty\/\d{8}$/, (req) => json(`cz/${subjects[req.path.slice(-8)]}`));
+      try {
+        for (const ico of Object.keys(subjects)) records.push((await ares.readRecord(ico))!);
+      } finally {
+        czHttp.onApplicationShutdown();
+      }
+    }
     const byKey = new Map<string, DatasetRow>();
     for (const r of records) {
       // The officers of a lookup are not part of the dataset (bulk files carry none).

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock';
-import { DetectionHarness, startDetectionHarness, until } from '../../../test/support/detection-harness';
+import { DetectionHarness, startDetectionHarness, T0, until } from '../../../test/support/detection-harness';
 import { fixture } from '../../../test/support/fake-register';
 import { RegisterStatusService } from '../../status/register-status.service';
 import { ProbeService } from '../../status/probe/probe.service';
@@ -14,6 +14,7 @@ import { ChangeSources } from './feeds/change-sources.service';
 import { FeedCursors } from './feeds/feed-cursors.service';
 import { FeedEntriesService } from './feeds/feed-entries.service';
 import { DetectionEventWriter } from './events/detection-event-writer';
+import { NOTIFICATION_SOURCES } from '../../registers/cz/ares-code-lists';
 
 jest.setTimeout(60_000);
 
@@ -121,6 +122,157 @@ describe('NO: the update feed from a stored cursor', () => {
     ]);
     await h.feeds.poll('NO');
     expect(h.fakes.NO_API.requestsTo('/oppdateringer/enheter')[1].query.get('oppdateringsid')).toBe('9400402');
+  });
+});
+
+describe('CZ: ARES notification batches from a stored cursor', () => {
+  const HELLA = '25834151';
+  const LISTS = '/ekonomicke-subjekty-notifikace/vyhledat';
+  const batch = (n: number) => `/ekonomicke-subjekty-notifikace/datovy-zdroj/vr/cislo-davky/${n}`;
+  let dir: string;
+  let h: DetectionHarness;
+  const stored = async () =>
+    JSON.parse((await h.dataSource.query(`SELECT cursor FROM feed_cursor WHERE feed = 'CZ:changes'`))[0].cursor);
+  const subjectReads = () => h.fakes.CZ_API.requestsTo(`/ekonomicke-subjekty/${HELLA}`).length;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rl-detect-cz-'));
+    // Detection starts before both recorded batches were released (2026-07-15, 2026-07-25): both are read.
+    h = await startDetectionHarness({ DATA_DIR: dir }, { now: '2026-07-01T08:00:00.000Z' });
+  });
+  afterAll(async () => {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('re-reads only the watched subjects a batch names, once for an IČO named twice; a restart mid-cursor resumes at the next batch', async () => {
+    await h.setReadable('CZ', true);
+    await h.watch('acc_a', 'CZ', HELLA);
+    await h.watch('acc_b', 'CZ', HELLA);
+    await h.runDueChecks();
+    expect(subjectReads()).toBe(1);
+
+    // ARES fails on the second batch: the poll stops after the first one, whose cursor is stored.
+    h.fakes.CZ_API.get(batch(680), { status: 503, body: 'Service Unavailable' });
+    const first = await h.feeds.poll('CZ');
+    expect(first).toMatchObject({ pages: 1, entries: 2, requested: 0, caughtUp: false });
+    expect(h.fakes.CZ_API.requestsTo(LISTS)).toHaveLength(NOTIFICATION_SOURCES.length);
+    expect(await stored()).toEqual({ v: 1, since: '2026-07-01', after: { vr: 671 }, pending: { vr: [680] } });
+    // Batch 671 names two subjects nobody watches: nothing is read for them.
+    await h.runDueChecks();
+    expect(subjectReads()).toBe(1);
+    expect(await h.takeEvents()).toEqual([]);
+
+    // A restart: a new process on the same database; ARES answers again, HELLA renamed (derived).
+    await h.close();
+    h = await startDetectionHarness({ DATA_DIR: dir }, { now: '2026-07-26T08:00:00.000Z' });
+    h.fakes.CZ_API.get(`/ekonomicke-subjekty/${HELLA}`, {
+      fixture: 'registers/cz/ares-ekonomicke-subjekty-ico-25834151-derived-renamed-v-likvidaci.json',
+    });
+    const second = await h.feeds.poll('CZ');
+    // Straight to the pending batch: no list asked again, batch 671 not read again, none skipped.
+    expect(h.fakes.CZ_API.requests.map((r) => r.path)).toEqual([batch(680)]);
+    expect(second).toMatchObject({ pages: 1, entries: 3, requested: 1, caughtUp: true });
+    await h.runDueChecks();
+    // HELLA is named twice in batch 680: one re-read, one event per watching account.
+    expect(subjectReads()).toBe(1);
+    const events = await h.takeEvents();
+    expect(events.map((e) => [e.accountId, e.kind, ...changeOf(e)])).toEqual([
+      [
+        'acc_a',
+        'company.name_changed',
+        'name',
+        'HELLA AUTOTECHNIK NOVA, s.r.o.',
+        'HELLA AUTOTECHNIK NOVA, s.r.o. v likvidaci',
+      ],
+      [
+        'acc_b',
+        'company.name_changed',
+        'name',
+        'HELLA AUTOTECHNIK NOVA, s.r.o.',
+        'HELLA AUTOTECHNIK NOVA, s.r.o. v likvidaci',
+      ],
+    ]);
+    expect(events[0].data).toMatchObject({
+      country: 'CZ',
+      registration_number: HELLA,
+      provenance: { source_mode: 'live', source_url: `https://ares.gov.cz/ekonomicke-subjekty?ico=${HELLA}` },
+    });
+
+    // Caught up: the next poll lists the sources again and reads no batch; nothing is said twice.
+    const third = await h.feeds.poll('CZ');
+    expect(third).toMatchObject({ pages: 1, entries: 0, caughtUp: true });
+    expect(h.fakes.CZ_API.requestsTo(/cislo-davky/)).toHaveLength(1);
+    expect(h.fakes.CZ_API.requestsTo(LISTS)).toHaveLength(NOTIFICATION_SOURCES.length);
+    expect(await stored()).toEqual({ v: 1, since: '2026-07-01', after: { vr: 680 }, pending: {} });
+    await h.runDueChecks();
+    expect(await h.takeEvents()).toEqual([]);
+  });
+});
+
+describe('CZ: re-reads for what no ARES batch announces', () => {
+  const HELLA = '25834151';
+  let h: DetectionHarness;
+  beforeAll(async () => {
+    h = await startDetectionHarness();
+  });
+  afterAll(() => h.close());
+
+  it('confirms a subject against the feed for a day, then re-reads it: an insolvency (no batches) is found', async () => {
+    const reads = () => h.fakes.CZ_API.requestsTo(`/ekonomicke-subjekty/${HELLA}`).length;
+    const snapshot = async () =>
+      (
+        await h.dataSource.query(
+          `SELECT next_check_at, check_outcome, retrieved_at FROM company_snapshot WHERE entity_id = 'ent_cz_${HELLA}'`,
+        )
+      )[0];
+    await h.setReadable('CZ', true);
+    await h.watch('acc_a', 'CZ', HELLA);
+    await h.watch('acc_b', 'CZ', HELLA, true);
+    await h.runDueChecks();
+    expect(reads()).toBe(1);
+    // HELLA enters the insolvency register (derived), which publishes no notification batch.
+    h.fakes.CZ_API.get(`/ekonomicke-subjekty/${HELLA}`, {
+      fixture: 'registers/cz/ares-ekonomicke-subjekty-ico-25834151-derived-ir-aktivni.json',
+    });
+
+    // Within the day: every scheduled check is confirmed against the feed, without a request.
+    for (const hour of [1, 12, 23]) {
+      h.clock.set(new Date(Date.parse(T0) + hour * 3_600_000 + 1_000));
+      await h.feeds.poll('CZ');
+      await h.runDueChecks();
+    }
+    expect(reads()).toBe(1);
+    expect((await snapshot()).check_outcome).toBe('no_change');
+    const quiet = await h.takeEvents();
+    expect(quiet.length).toBeGreaterThan(0);
+    expect(quiet.every((e) => e.accountId === 'acc_b' && e.kind === 'company.no_change')).toBe(true);
+    expect(quiet[0].data.provenance).toMatchObject({
+      source_url: `${h.registers.of('CZ').urls.API}/ekonomicke-subjekty-notifikace`,
+    });
+
+    // A day after the last read, the next scheduled check reads ARES: the insolvency is a status change.
+    const due = (await snapshot()).next_check_at as Date;
+    h.clock.set(new Date(Math.max(due.getTime(), Date.parse(T0) + 86_400_000) + 1_000));
+    await h.feeds.poll('CZ');
+    await h.runDueChecks();
+    expect(reads()).toBe(2);
+    const events = await h.takeEvents();
+    expect(events.map((e) => [e.accountId, ...changeOf(e)])).toEqual([
+      ['acc_a', 'status', 'Aktivní', 'Aktivní, v insolvenčním rejstříku'],
+      ['acc_b', 'status', 'Aktivní', 'Aktivní, v insolvenčním rejstříku'],
+    ]);
+    expect(events[0].data.provenance).toMatchObject({
+      source_mode: 'live',
+      source_url: `https://ares.gov.cz/ekonomicke-subjekty?ico=${HELLA}`,
+    });
+
+    // Read again, it is trusted to the feed for another day.
+    const next = (await snapshot()).next_check_at as Date;
+    h.clock.set(new Date(next.getTime() + 1_000));
+    await h.feeds.poll('CZ');
+    await h.runDueChecks();
+    expect(reads()).toBe(2);
   });
 });
 

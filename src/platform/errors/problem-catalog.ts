@@ -13,7 +13,7 @@ export const PROBLEMS = {
     status: 400,
     title: 'The query is not acceptable',
     description:
-      'q is too short, too long, not a name (only punctuation, symbols or control characters), or a registration number whose check digit is wrong.',
+      'q is too short, too long, not a name (only punctuation, symbols or control characters), a registration number whose check digit is wrong, or a name so common that the register refuses to search it (ARES: more than 1,000 matches).',
   },
   malformed_request: {
     status: 400,

@@ -3,7 +3,6 @@ import type { CompanyRecord, StatusCategory } from '../connector';
 import { UpstreamError } from '../upstream-error';
 import { KOD_CHYBY, PRAVNI_FORMA, STAV_ZDROJE } from './ares-code-lists';
 import { aresDate, clean } from './ares-values';
-import { CZ } from './cz.definition';
 
 export { aresDate, clean } from './ares-values';
 export { parseVrOfficers } from './ares-vr-parsers';
@@ -156,7 +155,7 @@ function toRecord(s: Subjekt): AresRecord {
   return {
     name: clean(s.obchodniJmeno)!,
     registrationNumber: s.ico,
-    country: CZ,
+    country: 'CZ',
     ...aresStatus(s),
     legalForm: code ? (PRAVNI_FORMA[code] ?? null) : null,
     address: s.sidlo ? formatAdresa(s.sidlo) : null,

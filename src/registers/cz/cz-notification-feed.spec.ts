@@ -1,4 +1,4 @@
-import { AppConfig, RegisterConfig } from '../../platform/config/app-config';
+import { loadConfig } from '../../app/config';
 import { HttpClientFactory } from '../client/http-client.factory';
 import { FakeRegister, fixture } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
@@ -13,17 +13,9 @@ import {
   startCursor,
   withListedBatches,
 } from './cz-notification-feed';
-import { CZ, CZ_DEFINITION } from './cz.definition';
 
-// Until CZ is in the register table, the HTTP client factory finds its politeness here
-// (spacing dropped so the spec does not wait). Remove once cz.definition is in REGISTER_DEFINITIONS.
-jest.mock('../register-table', () => {
-  const actual = jest.requireActual('../register-table');
-  const { CZ_DEFINITION: def } = jest.requireActual('./cz.definition');
-  const fast = { maxConcurrent: 4, minTimeMs: 0 };
-  const cz = { ...def, endpoints: { ...def.endpoints, API: { ...def.endpoints.API, politeness: fast } } };
-  return { ...actual, findRegister: (c: string) => (c.toUpperCase() === 'CZ' ? cz : actual.findRegister(c)) };
-});
+// Requests keep the register table's politeness (about four a second): the spec waits for it.
+jest.setTimeout(30_000);
 
 const F = 'registers/cz';
 const LIST = `${F}/ares-ekonomicke-subjekty-notifikace-vyhledat-vr-trimmed-2-batches.json`;
@@ -298,14 +290,13 @@ describe('CzNotificationFeed against a fake ARES', () => {
   });
 });
 
-/** A configuration and HTTP client factory that know CZ, pointed at `apiUrl`. */
+/** The configuration and HTTP client factory of the application, with ARES at `apiUrl`. */
 function wiring(apiUrl: string) {
-  const config = AppConfig.fromEnv({ REGISTER_TIMEOUT_MS: '500', PROBE_TIMEOUT_MS: '500' });
-  (config.registers as Record<string, RegisterConfig>)[CZ] = {
-    urls: { API: apiUrl, WEB: CZ_DEFINITION.endpoints.WEB.defaultUrl },
-    credentials: {},
-    paused: false,
-  };
-  const http = new HttpClientFactory(config);
-  return { config, http, deps: { config, http } };
+  const { app: config, registers } = loadConfig({
+    REGISTER_CZ_API_URL: apiUrl,
+    REGISTER_TIMEOUT_MS: '500',
+    PROBE_TIMEOUT_MS: '500',
+  });
+  const http = new HttpClientFactory(config, registers);
+  return { config, http, deps: { settings: registers.of('CZ'), http } };
 }

@@ -1,13 +1,12 @@
-import { Logger } from '@nestjs/common';
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import { z } from 'zod';
 import type { ChangeFeed, ChangeSourceDeps, FeedEntry, FeedPage } from '../change-detection';
+import { DeferredLogger } from '../../platform/logging/deferred-logger';
 import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { NOTIFICATION_SOURCES, NotificationSource } from './ares-code-lists';
 import { parseAresError } from './ares-parsers';
 import { aresDate } from './ares-values';
-import { CZ } from './cz.definition';
 
 export const NOTIFICATION_PATH = '/ekonomicke-subjekty-notifikace';
 
@@ -167,13 +166,14 @@ function sourceOrder(a: string, b: string): number {
 export class CzNotificationFeed implements ChangeFeed {
   readonly url: string;
   private readonly api: AxiosInstance;
-  private readonly logger = new Logger(CzNotificationFeed.name);
+  // Deferred: the dataset import loads the register table, and with it this file, without NestJS.
+  private readonly logger = new DeferredLogger(CzNotificationFeed.name);
 
   constructor(
     { settings, http }: Pick<ChangeSourceDeps, 'settings' | 'http'>,
     private readonly sources: readonly NotificationSource[] = NOTIFICATION_SOURCES,
   ) {
-    this.api = http.forRegister(CZ, 'API');
+    this.api = http.forRegister('CZ', 'API');
     this.url = `${settings.urls.API}${NOTIFICATION_PATH}`;
   }
 

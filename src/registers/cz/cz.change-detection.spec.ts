@@ -1,33 +1,28 @@
 import { ManualClock } from '../../platform/clock';
-import { AppConfig, RegisterConfig } from '../../platform/config/app-config';
-import { HttpClientFactory } from '../client/http-client.factory';
+import { connectorBuilder } from '../../../test/support/connectors';
 import { FakeRegister, fixture } from '../../../test/support/fake-register';
+import { loadConfig } from '../../app/config';
+import { HttpClientFactory } from '../client/http-client.factory';
 import { NOTIFICATION_SOURCES } from './ares-code-lists';
 import { parseSubjekt } from './ares-parsers';
 import { CZ_CHANGE_DETECTION } from './cz.change-detection';
 import { CzNotificationFeed } from './cz-notification-feed';
 import { CzConnector } from './cz.connector';
-import { CZ, CZ_DEFINITION } from './cz.definition';
+import { CZ_DEFINITION } from './cz.definition';
 import { CZ_REGISTER } from './cz.register';
-
-// Until CZ is in the register table, the HTTP client factory finds its politeness here
-// (spacing dropped so the spec does not wait). Remove once cz.definition is in REGISTER_DEFINITIONS.
-jest.mock('../register-table', () => {
-  const actual = jest.requireActual('../register-table');
-  const { CZ_DEFINITION: def } = jest.requireActual('./cz.definition');
-  const fast = { maxConcurrent: 4, minTimeMs: 0 };
-  const cz = { ...def, endpoints: { ...def.endpoints, API: { ...def.endpoints.API, politeness: fast } } };
-  return { ...actual, findRegister: (c: string) => (c.toUpperCase() === 'CZ' ? cz : actual.findRegister(c)) };
-});
 
 const F = 'registers/cz';
 const NOTIFIKACE = '/ekonomicke-subjekty-notifikace';
 
+// Requests keep the register table's politeness (about four a second): the spec waits for it.
+jest.setTimeout(30_000);
+
 describe('CZ change detection', () => {
   const fake = new FakeRegister();
-  let config: AppConfig;
+  const clock = new ManualClock(new Date('2026-07-20T06:00:00.000Z'));
+  const env = () => ({ REGISTER_CZ_API_URL: fake.url, REGISTER_TIMEOUT_MS: '500' });
+  const connectors = connectorBuilder('CZ', CzConnector, clock, env);
   let http: HttpClientFactory;
-  let clock: ManualClock;
 
   beforeAll(async () => {
     await fake.start();
@@ -35,30 +30,28 @@ describe('CZ change detection', () => {
   afterAll(async () => {
     await fake.stop();
   });
-  beforeEach(() => {
-    fake.reset();
-    config = AppConfig.fromEnv({ REGISTER_TIMEOUT_MS: '500' });
-    (config.registers as Record<string, RegisterConfig>)[CZ] = {
-      urls: { API: fake.url, WEB: CZ_DEFINITION.endpoints.WEB.defaultUrl },
-      credentials: {},
-      paused: false,
-    };
-    http = new HttpClientFactory(config);
-    clock = new ManualClock(new Date('2026-07-20T06:00:00.000Z'));
+  beforeEach(() => fake.reset());
+  afterEach(() => {
+    connectors.shutdown();
+    http?.onApplicationShutdown();
   });
-  afterEach(() => http.onApplicationShutdown());
 
   it('follows the notification feed, keyless, re-reading through the API endpoint', () => {
-    expect(CZ_CHANGE_DETECTION.mode(config)).toBe('feed');
-    expect(CZ_CHANGE_DETECTION.readEndpoint(config)).toBe('API');
-    expect(Object.keys(CZ_DEFINITION.endpoints)).toContain(CZ_CHANGE_DETECTION.readEndpoint(config));
+    const settings = loadConfig(env()).registers.of('CZ');
+    expect(CZ_CHANGE_DETECTION.mode(settings)).toBe('feed');
+    expect(CZ_CHANGE_DETECTION.readEndpoint(settings)).toBe('API');
+    expect(Object.keys(CZ_DEFINITION.endpoints)).toContain(CZ_CHANGE_DETECTION.readEndpoint(settings));
     expect(CZ_CHANGE_DETECTION.readme.credentials).toBe('none');
+    // The insolvency register and the register of bankrupts have no batches: a day without a read is the most.
+    expect(CZ_CHANGE_DETECTION.rereadAfterSeconds).toBe(86_400);
     expect(CZ_REGISTER.changeDetection).toBe(CZ_CHANGE_DETECTION);
   });
 
   it('names a changed subject from a batch; its re-read shows the change (derived: renamed)', async () => {
-    const connector = new CzConnector(config, http, clock);
-    const feed = CZ_CHANGE_DETECTION.createFeed!({ config, http, clock, connector });
+    const { app: config, registers } = loadConfig(env());
+    http = new HttpClientFactory(config, registers);
+    const connector = connectors.build();
+    const feed = CZ_CHANGE_DETECTION.createFeed!({ settings: registers.of('CZ'), config, http, clock, connector });
     expect(feed).toBeInstanceOf(CzNotificationFeed);
     expect(feed.url).toBe(`${fake.url}${NOTIFIKACE}`);
     fake.post(`${NOTIFIKACE}/vyhledat`, (req) =>

@@ -1,20 +1,9 @@
 import { ManualClock } from '../../platform/clock';
-import { AppConfig, RegisterConfig } from '../../platform/config/app-config';
-import { HttpClientFactory } from '../client/http-client.factory';
+import { connectorBuilder } from '../../../test/support/connectors';
 import { FakeRegister, fixture } from '../../../test/support/fake-register';
+import { QueryTooBroadError } from '../query-too-broad.error';
 import { UpstreamError } from '../upstream-error';
 import { CZ_PROBE_ICO, CzConnector } from './cz.connector';
-import { CZ, CZ_DEFINITION } from './cz.definition';
-
-// Until CZ is in the register table, the HTTP client factory finds its politeness here
-// (spacing dropped so the spec does not wait). Remove once cz.definition is in REGISTER_DEFINITIONS.
-jest.mock('../register-table', () => {
-  const actual = jest.requireActual('../register-table');
-  const { CZ_DEFINITION: def } = jest.requireActual('./cz.definition');
-  const fast = { maxConcurrent: 4, minTimeMs: 0 };
-  const cz = { ...def, endpoints: { ...def.endpoints, API: { ...def.endpoints.API, politeness: fast } } };
-  return { ...actual, findRegister: (c: string) => (c.toUpperCase() === 'CZ' ? cz : actual.findRegister(c)) };
-});
 
 const NOW = '2026-07-30T09:15:30.250Z';
 const LATER = '2026-07-30T09:15:31.875Z';
@@ -22,12 +11,21 @@ const F = 'registers/cz';
 const SUBJECT = '/ekonomicke-subjekty';
 const VR = '/ekonomicke-subjekty-vr';
 const NOT_FOUND = { status: 404, fixture: `${F}/ares-error-404-nenalezeno.json` };
+// ARES's body as third-party tests quote it from live answers (no recording of ours: MANIFEST.md).
+const TOO_BROAD = 'ares-error-400-vystup-prilis-mnoho-vysledku-constructed-from-third-party-tests.json';
 const load = (file: string): any => JSON.parse(fixture(`${F}/${file}`));
+
+// Requests keep the register table's politeness (about four a second): the spec waits for it.
+jest.setTimeout(30_000);
 
 describe('CzConnector (ARES) against recorded responses', () => {
   const fake = new FakeRegister();
-  let http: HttpClientFactory;
-  let clock: ManualClock;
+  const clock = new ManualClock(new Date(NOW));
+  const connectors = connectorBuilder('CZ', CzConnector, clock, () => ({
+    REGISTER_CZ_API_URL: fake.url,
+    REGISTER_TIMEOUT_MS: '300',
+    PROBE_TIMEOUT_MS: '300',
+  }));
   let connector: CzConnector;
 
   beforeAll(async () => {
@@ -38,17 +36,10 @@ describe('CzConnector (ARES) against recorded responses', () => {
   });
   beforeEach(() => {
     fake.reset();
-    const config = AppConfig.fromEnv({ REGISTER_TIMEOUT_MS: '300', PROBE_TIMEOUT_MS: '300' });
-    (config.registers as Record<string, RegisterConfig>)[CZ] = {
-      urls: { API: fake.url, WEB: CZ_DEFINITION.endpoints.WEB.defaultUrl },
-      credentials: {},
-      paused: false,
-    };
-    http = new HttpClientFactory(config);
-    clock = new ManualClock(new Date(NOW));
-    connector = new CzConnector(config, http, clock);
+    clock.set(NOW);
+    connector = connectors.build();
   });
-  afterEach(() => http.onApplicationShutdown());
+  afterEach(() => connectors.shutdown());
 
   it('reads live from the register itself and needs no credential', () => {
     expect(connector.country).toBe('CZ');
@@ -104,17 +95,17 @@ describe('CzConnector (ARES) against recorded responses', () => {
       await expect(connector.searchByName('jibberish', 10)).resolves.toEqual([]);
     });
 
-    it('says plainly that ARES refused a search matching more than 1,000 subjects', async () => {
-      // ARES's body for this case as third-party tests quote it (no recorded one).
-      fake.post(`${SUBJECT}/vyhledat`, {
-        status: 400,
-        body: '{"kod":"CHYBA_VSTUPU","subKod":"VYSTUP_PRILIS_MNOHO_VYSLEDKU","popis":"Příliš mnoho výsledků."}',
+    it('says plainly that ARES refused a search matching more than 1,000 subjects: too broad, not a failure', async () => {
+      fake.post(`${SUBJECT}/vyhledat`, { status: 400, fixture: `${F}/${TOO_BROAD}` });
+      const err = await connector.searchByName('s.r.o.', 10).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(QueryTooBroadError);
+      expect(err).toMatchObject({
+        country: 'CZ',
+        message:
+          '"s.r.o." is too broad for ARES, which refuses a name search matching more than 1,000 subjects: add words of the name, or search by IČO.',
       });
-      await expect(connector.searchByName('s.r.o.', 10)).rejects.toMatchObject({
-        errorClass: 'http_4xx',
-        httpStatus: 400,
-        message: 'ARES refused the name search: more than 1,000 subjects match',
-      });
+      // Answered at once: a refusal is not retried.
+      expect(fake.requests).toHaveLength(1);
     });
   });
 

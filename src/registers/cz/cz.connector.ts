@@ -8,6 +8,7 @@ import type {
   RegisterConnector,
   ConnectorDeps,
 } from '../connector';
+import { QueryTooBroadError } from '../query-too-broad.error';
 import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import {
@@ -18,7 +19,7 @@ import {
   parseVrOfficers,
   stavZdroje,
 } from './ares-parsers';
-import { CZ, CZ_DEFINITION } from './cz.definition';
+import { CZ_DEFINITION } from './cz.definition';
 
 /** Ministerstvo financí, the ministry that runs ARES: a subject that will not go away, cheap to read. */
 export const CZ_PROBE_ICO = '00006947';
@@ -28,7 +29,7 @@ const MAX_PAGE = 1_000;
 
 /** Czechia: ARES, the Ministry of Finance's public REST API over the Czech registers (no key). */
 export class CzConnector implements RegisterConnector {
-  readonly country = CZ;
+  readonly country = 'CZ' as const;
   private readonly registerName = CZ_DEFINITION.name;
   private readonly api: AxiosInstance;
   private readonly probeClient: AxiosInstance;
@@ -38,8 +39,8 @@ export class CzConnector implements RegisterConnector {
 
   constructor({ settings, config, http, clock }: ConnectorDeps) {
     this.clock = clock;
-    this.api = http.forRegister(CZ, 'API');
-    this.probeClient = http.forRegister(CZ, 'API', { timeoutMs: config.probe.timeoutMs, retries: 0 });
+    this.api = http.forRegister('CZ', 'API');
+    this.probeClient = http.forRegister('CZ', 'API', { timeoutMs: config.probe.timeoutMs, retries: 0 });
     this.webUrl = settings.urls.WEB;
   }
 
@@ -57,6 +58,8 @@ export class CzConnector implements RegisterConnector {
     const res = await this.send(this.api, 'post', '/ekonomicke-subjekty/vyhledat', body);
     const retrievedAt = this.clock.now().toISOString();
     if (isNotFound(res)) return [];
+    if (res.status === 400 && parseAresError(res.data)?.subKod === 'VYSTUP_PRILIS_MNOHO_VYSLEDKU')
+      throw tooBroad(body.obchodniJmeno);
     if (res.status !== 200) throw refusal(res, 'a name search');
     return parseSubjektSearch(json(res))
       .records.slice(0, limit)
@@ -152,11 +155,17 @@ function isNotFound(res: AxiosResponse): boolean {
   return res.status === 404 && parseAresError(res.data)?.kod === 'NENALEZENO';
 }
 
+/** ARES's answer to a name more than 1,000 subjects hold (CHYBA_VSTUPU / VYSTUP_PRILIS_MNOHO_VYSLEDKU). */
+function tooBroad(name: string): QueryTooBroadError {
+  return new QueryTooBroadError(
+    'CZ',
+    `"${name}" is too broad for ARES, which refuses a name search matching more than 1,000 subjects: add words of the name, or search by IČO.`,
+  );
+}
+
 /** A 400 or an unexpected 404, with what ARES said about it. */
 function refusal(res: AxiosResponse, what: string): UpstreamError {
   const error = parseAresError(res.data);
-  if (error?.subKod === 'VYSTUP_PRILIS_MNOHO_VYSLEDKU')
-    return new UpstreamError('http_4xx', 'ARES refused the name search: more than 1,000 subjects match', res.status);
   const said = error ? `: ${error.message}` : '';
   return new UpstreamError('http_4xx', `ARES answered HTTP ${res.status} to ${what}${said}`, res.status);
 }

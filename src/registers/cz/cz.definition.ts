@@ -1,11 +1,8 @@
-import type { CountryCode, RegisterDefinition } from '../registers';
-
-// TODO(integration): plain 'CZ' once CZ is in COUNTRY_CODES; the one cast of the folder.
-export const CZ = 'CZ' as string as CountryCode;
+import type { RegisterDefinition } from '../register-definition';
 
 /** What the service knows of this register as data: names, URLs, endpoints, credentials, capabilities. */
 export const CZ_DEFINITION: RegisterDefinition = {
-  country: CZ,
+  country: 'CZ',
   countryName: 'Czechia',
   name: 'ARES – Administrativní registr ekonomických subjektů (Ministerstvo financí)',
   short: 'ARES',
@@ -32,5 +29,5 @@ export const CZ_DEFINITION: RegisterDefinition = {
   officersNote:
     'Members of the statutory and other bodies and procurators from the public register (VR), current and former, with start and end dates',
   doesNotPublish:
-    'Filings (the collection of deeds is not in ARES); officers of subjects outside the public register (sole traders); officer birth dates and home addresses are not served',
+    'Filings (the collection of deeds is not in ARES); a bulk file (the fallback dataset holds only the bundled sample); officers of subjects outside the public register (sole traders); officer birth dates and home addresses are not served',
 };

@@ -12,6 +12,8 @@ export const PL_REGISTER: Register = {
   createConnector: (deps) => new PlConnector(deps),
   recognizeIdentifier: recognizePlIdentifier,
   bulkFormats: PL_BULK_FORMATS,
+  noBulkFile:
+    'KRS publishes no bulk file: the fallback dataset holds only the bundled sample’s entities, so a name, NIP or REGON query finds them alone, and a KRS outage answers from them or with upstream_error.',
   // Legal forms of KRS names, folded ("SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ" → "spolka z ograniczona odpowiedzialnoscia").
   nameStopWords: [
     'spolka',

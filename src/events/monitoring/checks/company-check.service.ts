@@ -74,14 +74,17 @@ export class CompanyCheckService {
     const token = `${kind === 'read' ? 'r' : 'c'}.${randomBytes(9).toString('base64url')}`;
     const scheduled = this.sources.mode(country) === 'schedule';
     // Confirmations: only companies someone asked company.no_change of (the others are
-    // confirmed together by confirmQuiet), and only up to where the feed was read.
+    // confirmed together by confirmQuiet), and only up to where the feed was read. A company
+    // read longer ago than its feed can vouch for ($7, rereadBefore) is due for a read instead.
     const which =
       kind === 'confirm'
         ? `s.baseline_at IS NOT NULL AND s.read_requested_at IS NULL AND s.next_check_at <= $6
+           AND s.retrieved_at >= $7::timestamptz
            AND EXISTS (SELECT 1 FROM watch n WHERE n.entity_id = s.entity_id AND n.notify_no_change)`
         : scheduled
           ? '(s.next_check_at <= $2 OR s.read_requested_at IS NOT NULL)'
-          : '(s.baseline_at IS NULL OR s.read_requested_at IS NOT NULL)';
+          : '(s.baseline_at IS NULL OR s.read_requested_at IS NOT NULL OR (s.next_check_at <= $2 AND s.retrieved_at < $6::timestamptz))';
+    const stale = this.staleBefore(country, now);
     if (kind === 'confirm' && (scheduled || !feedReadUpTo)) return { token, entityIds: [] };
     const upTo = feedReadUpTo && feedReadUpTo < now ? feedReadUpTo : now;
     const rows = returningRows<{ entity_id: string }>(
@@ -94,7 +97,14 @@ export class CompanyCheckService {
          ORDER BY s.read_requested_at IS NULL, s.baseline_at IS NOT NULL, s.next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
        UPDATE company_snapshot c SET lease_token = $4, lease_until = $5 FROM due WHERE c.entity_id = due.entity_id
        RETURNING c.entity_id`,
-        [country, now, limit, token, new Date(now.getTime() + CHECK_LEASE_MS), ...(kind === 'confirm' ? [upTo] : [])],
+        [
+          country,
+          now,
+          limit,
+          token,
+          new Date(now.getTime() + CHECK_LEASE_MS),
+          ...(kind === 'confirm' ? [upTo, stale] : scheduled ? [] : [stale]),
+        ],
       ),
     );
     return { token, entityIds: rows.map((r) => r.entity_id) };
@@ -119,11 +129,17 @@ export class CompanyCheckService {
          AND (s.lease_until IS NULL OR s.lease_until < $2)
          AND EXISTS (SELECT 1 FROM watch w WHERE w.entity_id = s.entity_id)
          AND NOT EXISTS (SELECT 1 FROM watch n WHERE n.entity_id = s.entity_id AND n.notify_no_change)
+         AND s.retrieved_at >= $5::timestamptz
        RETURNING s.entity_id`,
-        [country, now, upTo, intervalS],
+        [country, now, upTo, intervalS, this.staleBefore(country, now)],
       ),
     );
     return rows.length;
+  }
+
+  /** rereadBefore as a query parameter: '-infinity' (no company read before it) where the feed is trusted alone. */
+  private staleBefore(country: CountryCode, now: Date): string {
+    return this.sources.rereadBefore(country, now)?.toISOString() ?? '-infinity';
   }
 
   /** Companies of a register held by a lease of this kind now (how much work is in flight). */
@@ -176,7 +192,12 @@ export class CompanyCheckService {
     const now = this.clock.now();
     const periodic = snapshot.nextCheckAt <= now;
     const mode = this.sources.mode(country);
-    const mustRead = mode === 'schedule' || !snapshot.baselineAt || snapshot.readRequestedAt !== null;
+    const stale = this.sources.rereadBefore(country, now);
+    const mustRead =
+      mode === 'schedule' ||
+      !snapshot.baselineAt ||
+      snapshot.readRequestedAt !== null ||
+      (periodic && stale !== null && (snapshot.retrievedAt === null || snapshot.retrievedAt < stale));
     if (!mustRead) return this.confirmFromFeed(country, snapshot, token, now);
 
     const readStartedAt = now;

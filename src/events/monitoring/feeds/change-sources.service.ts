@@ -46,6 +46,16 @@ export class ChangeSources {
     return stream;
   }
 
+  /**
+   * Feed and stream registers whose feed misses some changes: a company last read before this
+   * moment is re-read at its scheduled check rather than confirmed. Null where the feed is
+   * trusted alone (and where every check reads anyway).
+   */
+  rereadBefore(country: CountryCode, now: Date): Date | null {
+    const seconds = REGISTERS[country].changeDetection.rereadAfterSeconds;
+    return seconds && this.mode(country) !== 'schedule' ? new Date(now.getTime() - seconds * 1000) : null;
+  }
+
   /** The address of the feed or stream (provenance of a check confirmed by it). */
   url(country: CountryCode): string {
     return this.mode(country) === 'stream' ? this.stream(country).url : this.feed(country).url;
