@@ -3,10 +3,11 @@ import type { StatusReport } from '../shared/api-types';
 import { byId, replace, showText } from '../shared/dom';
 import { utc } from '../shared/format';
 import { problemSentence } from '../shared/problem-sentence';
-import { registerCard } from './register-card';
+import { indexCard, registerCard } from './register-card';
 
 /**
- * The status page: GET /status drawn as one section per register, again every minute. A
+ * The status page: GET /status drawn as one section per register (and one for GLEIF's LEI
+ * index, after them), again every minute. A
  * hidden tab does not refresh (each refresh counts against the hourly limit); it catches up
  * when shown again.
  */
@@ -33,7 +34,7 @@ async function refresh(): Promise<void> {
   }
   showText(error, null);
   const focused = (document.activeElement as HTMLElement | null)?.dataset?.key;
-  replace(registers, ...answer.body.registers.map(registerCard));
+  replace(registers, ...answer.body.registers.map(registerCard), ...(answer.body.indexes ?? []).map(indexCard));
   updated.textContent = `Updated ${utc(answer.body.generatedAt, true)}.`;
   // Keep the keyboard where it was: the same day of the same register.
   if (focused)

@@ -1,9 +1,9 @@
-import type { RegisterStatusReport, UptimeWindow } from '../shared/api-types';
+import type { HealthReport, IndexStatusReport, RegisterStatusReport, UptimeWindow } from '../shared/api-types';
 import { h } from '../shared/dom';
 import { countryName, percent, plural, utc } from '../shared/format';
 import { dayStrip } from './day-strip';
 
-const WINDOWS: Array<[keyof RegisterStatusReport['uptime'], string]> = [
+const WINDOWS: Array<[keyof HealthReport['uptime'], string]> = [
   ['24h', '24 hours'],
   ['7d', '7 days'],
   ['30d', '30 days'],
@@ -12,15 +12,25 @@ const WINDOWS: Array<[keyof RegisterStatusReport['uptime'], string]> = [
 
 /** One register: its status and why, uptime per window, the last probe, 90 daily bars. */
 export function registerCard(r: RegisterStatusReport): HTMLElement {
-  const headingId = `register-${r.country}`;
-  const country = countryName(r.country);
+  return healthCard(r, r.country, countryName(r.country));
+}
+
+/** GLEIF's LEI index, drawn like a register and said not to be one. */
+export function indexCard(r: IndexStatusReport): HTMLElement {
+  const card = healthCard(r, r.id, 'LEI index, not a register');
+  card.classList.add('index');
+  return card;
+}
+
+function healthCard(r: HealthReport, key: string, subtitle: string): HTMLElement {
+  const headingId = `register-${key}`;
   return h(
     'section',
     { class: 'register', 'aria-labelledby': headingId },
     h(
       'div',
       { class: 'register-head' },
-      h('h2', { id: headingId }, `${r.short}`, h('span', { class: 'register-country' }, ` — ${country}`)),
+      h('h2', { id: headingId }, `${r.short}`, h('span', { class: 'register-country' }, ` — ${subtitle}`)),
       h('span', { class: `status status-${r.status}` }, r.status),
     ),
     h('p', { class: 'register-name' }, r.name),
@@ -40,7 +50,7 @@ export function registerCard(r: RegisterStatusReport): HTMLElement {
       ),
     ),
     h('p', { class: 'last-probe' }, lastProbe(r)),
-    dayStrip(r.country, `Daily uptime of ${r.short}, last ${r.daily.length} days`, r.daily),
+    dayStrip(key, `Daily uptime of ${r.short}, last ${r.daily.length} days`, r.daily),
   );
 }
 
@@ -49,7 +59,7 @@ function uptime(w: UptimeWindow): string {
   return share === null ? 'no data' : `${share} (${plural(w.probes, 'probe')})`;
 }
 
-function lastProbe(r: RegisterStatusReport): string {
+function lastProbe(r: HealthReport): string {
   const p = r.lastProbe;
   if (!p) return r.status === 'paused' ? 'Not probed while paused.' : 'No probe has finished yet.';
   const http = p.httpStatus !== null ? `, HTTP ${p.httpStatus}` : '';
