@@ -125,7 +125,7 @@ export const registerListSchema = z.strictObject({
   indexes: z
     .array(
       z.strictObject({
-        id: z.literal('LEI').describe('GLEIF’s Global LEI Index (lookup_lei).'),
+        id: z.enum(['LEI']).describe('GLEIF’s Global LEI Index (lookup_lei).'),
         name: z.string(),
         short: z.string(),
         officialUrl: z.string(),
@@ -199,7 +199,7 @@ export const statusReportSchema = z.strictObject({
   probeIntervalSeconds: z.number(),
   registers: z.array(z.strictObject({ country: z.string(), ...healthFields })),
   indexes: z
-    .array(z.strictObject({ id: z.literal('LEI'), ...healthFields }))
+    .array(z.strictObject({ id: z.enum(['LEI']), ...healthFields }))
     .describe('GLEIF’s LEI index, probed like a register; its health changes no register’s.'),
 });
 
@@ -277,7 +277,7 @@ export const leiResponseSchema = z.strictObject({
           .describe(
             'true: GLEIF is the official source of LEI data — of the LEI record, not of national registration data.',
           ),
-        kind: z.literal('lei_index'),
+        kind: z.enum(['lei_index']),
         retrievedAt: z.string(),
       })
       .describe('Provenance of the LEI record.'),
