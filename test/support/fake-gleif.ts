@@ -147,3 +147,22 @@ function leiEntity(lei: string): any {
   if (!record) throw new Error(`no recorded GLEIF record of ${lei}`);
   return record.attributes.entity;
 }
+
+/**
+ * The GB fake answering for the two GB companies GLEIF holds: their profiles (derived, above),
+ * and a name search for "shell" listing both, then the 15 recorded items of q=you (which GLEIF
+ * does not map): 17 numbers for one batched lookup.
+ */
+export function routeGbCompaniesGleifHolds(gbApi: FakeRegister): void {
+  const json = { 'Content-Type': 'application/json; charset=utf-8' };
+  const you = JSON.parse(fixture('registers/gb/ch-search-companies-q-you.json')) as { items: unknown[] };
+  const items = [chSearchItemDerivedFromGleif(SHELL_LEI), chSearchItemDerivedFromGleif(AMAZON_UK_LEI), ...you.items];
+  gbApi.get((r) => r.path === '/search/companies' && /shell/i.test(r.query.get('q') ?? ''), {
+    body: JSON.stringify({ kind: 'search#companies', total_results: items.length, items }),
+    headers: json,
+  });
+  for (const lei of [SHELL_LEI, AMAZON_UK_LEI]) {
+    const profile = chProfileDerivedFromGleif(lei);
+    gbApi.get(`/company/${profile.company_number as string}`, { body: JSON.stringify(profile), headers: json });
+  }
+}
