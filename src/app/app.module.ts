@@ -7,6 +7,7 @@ import { MonitoringModule } from '../events/monitoring/monitoring.module';
 import { SimulatorModule } from '../events/simulator/simulator.module';
 import { DeliveryWorkerModule } from '../events/webhooks/delivery/delivery-worker.module';
 import { WebhooksModule } from '../events/webhooks/webhooks.module';
+import { LeiModule } from '../lei/lei.module';
 import { McpModule } from '../mcp/mcp.module';
 import { AdminModule } from '../platform/admin/admin.module';
 import type { Role } from '../platform/config/app-config';
@@ -47,6 +48,7 @@ function platformImports({ app, registers }: Configs): Array<Type | DynamicModul
 const API_FEATURES = [
   StatusModule,
   SearchModule,
+  LeiModule,
   McpModule,
   AccountsModule,
   WebhooksModule,

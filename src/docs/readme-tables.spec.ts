@@ -43,6 +43,8 @@ describe('generated tables in the docs', () => {
       for (const name of Object.keys(def.credentials))
         expect(operations).toContain(`\`REGISTER_${def.country}_${name}\``);
     }
+    // GLEIF's LEI index, configured like a register.
+    for (const name of ['REGISTER_LEI_API_URL', 'REGISTER_LEI_WEB_URL']) expect(operations).toContain(`\`${name}\``);
   });
 
   it('says which source answers each register without and with credentials', () => {

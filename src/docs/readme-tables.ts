@@ -3,6 +3,7 @@ import { AppConfig, ENV_VARIABLES } from '../platform/config/app-config';
 import { PROBLEM_CODES, PROBLEMS } from '../platform/errors/problem-catalog';
 import type { ConnectorSource } from '../registers/connector';
 import { HttpClientFactory } from '../registers/client/http-client.factory';
+import { LEI_DEFINITION, leiEndpointEnvVar } from '../registers/lei/lei.definition';
 import { RegistersConfig } from '../registers/register-config';
 import { CountryCode, REGISTER_TABLE, REGISTERS } from '../registers/registers';
 
@@ -35,6 +36,13 @@ export function renderConfigTable(): string {
       `\`REGISTER_${def.country}_PAUSED\``,
       'false',
       `true pauses ${def.short}: no live reads, no probes; searches answer from the fallback dataset.`,
+    ]);
+  }
+  for (const [purpose, endpoint] of Object.entries(LEI_DEFINITION.endpoints)) {
+    rows.push([
+      `\`${leiEndpointEnvVar(purpose as keyof typeof LEI_DEFINITION.endpoints)}\``,
+      endpoint.defaultUrl,
+      `${LEI_DEFINITION.short} (the LEI index, not a register): ${endpoint.description}.`,
     ]);
   }
   return table(['Variable', 'Default', 'Meaning'], rows);

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LeiService } from '../lei/lei.service';
 import { AppConfig } from '../platform/config/app-config';
 import { RegistersService } from '../status/registers.service';
 import { SearchService } from '../search/search.service';
@@ -27,9 +28,10 @@ export class McpHttpService {
     search: SearchService,
     registers: RegistersService,
     status: StatusReportService,
+    lei: LeiService,
     private readonly config: AppConfig,
   ) {
-    this.services = { search, registers, status };
+    this.services = { search, registers, status, lei };
   }
 
   async post(req: IncomingMessage, res: ServerResponse): Promise<void> {

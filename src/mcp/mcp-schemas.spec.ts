@@ -5,7 +5,9 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { DataSource } from 'typeorm';
 import type { FakeRegister } from '../../test/support/fake-register';
 import { NO_ABG, NO_FAILING, NO_UNKNOWN, startFakeNoRegister } from '../../test/support/fake-no-register';
+import { FakeGleif, FRAPORT_LEI, LAPSED_FUND_LEI, SHELL_LEI, startFakeGleif } from '../../test/support/fake-gleif';
 import { startTestApp, TestApp } from '../../test/support/test-app';
+import { LeiService } from '../lei/lei.service';
 import { normalizeName } from '../dataset/normalize-name';
 import { RegistersService } from '../status/registers.service';
 import { SearchService } from '../search/search.service';
@@ -23,6 +25,7 @@ jest.setTimeout(60_000);
  */
 describe('MCP output schemas against real service results', () => {
   let fake: FakeRegister;
+  let gleif: FakeGleif;
   let app: TestApp;
   let services: McpToolServices;
   let published: Map<string, Tool>;
@@ -30,7 +33,10 @@ describe('MCP output schemas against real service results', () => {
 
   beforeAll(async () => {
     fake = await startFakeNoRegister();
-    app = await startTestApp({ env: { REGISTER_NO_API_URL: fake.url, REGISTER_TIMEOUT_MS: '2000' } });
+    gleif = await startFakeGleif();
+    app = await startTestApp({
+      env: { REGISTER_NO_API_URL: fake.url, REGISTER_TIMEOUT_MS: '2000', ...gleif.env },
+    });
     // One dataset row for the number the fake register fails on: the fallback path.
     await app.get(DataSource).query(
       `INSERT INTO company (country, registration_number, name, name_normalized, status, status_category, legal_form, address, city, incorporation_date, source_url, source_kind, dataset_name, produced_at)
@@ -41,6 +47,7 @@ describe('MCP output schemas against real service results', () => {
       search: app.get(SearchService),
       registers: app.get(RegistersService),
       status: app.get(StatusReportService),
+      lei: app.get(LeiService),
     };
 
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -53,6 +60,7 @@ describe('MCP output schemas against real service results', () => {
   afterAll(async () => {
     await app?.close();
     await fake?.stop();
+    await gleif?.stop();
   });
 
   function expectValid(tool: string, result: unknown): void {
@@ -115,6 +123,20 @@ describe('MCP output schemas against real service results', () => {
     expect(no.lastProbe).toMatchObject({ ok: false, httpStatus: 404, errorClass: expect.any(String) });
     expect(no.daily).toHaveLength(90);
     expectValid('get_register_status', report);
+  });
+
+  it('lookup_lei: an issued record with its national record, a lapsed fund, a record of a register not read here', async () => {
+    const shell = await services.lei.lookup(SHELL_LEI);
+    expect(shell.entity.nationalRecord).toMatchObject({ country: 'GB', registrationNumber: '04366849' });
+    expectValid('lookup_lei', shell);
+    const fund = await services.lei.lookup(LAPSED_FUND_LEI);
+    expect(fund.entity).toMatchObject({ registrationStatus: 'LAPSED', nationalRecord: null, creationDate: null });
+    expectValid('lookup_lei', fund);
+    expectValid('lookup_lei', await services.lei.lookup(FRAPORT_LEI));
+    expectInvalid('lookup_lei', {
+      ...shell,
+      entity: { ...shell.entity, source: { ...shell.entity.source, kind: 'native_official' } },
+    });
   });
 
   it('rejects a result that drifted from the DTO: an unknown field, a missing one, a wrong type', async () => {

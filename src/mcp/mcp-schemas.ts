@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { STATUS_CATEGORIES } from '../registers/connector';
+import { LEI_ENTITY_STATUSES, LEI_REGISTRATION_STATUSES } from '../registers/lei/lei-record';
 import { REGISTER_STATUSES } from '../status/register-status';
 
 /*
  * The tools' output schemas: the very DTOs the REST endpoints answer with (src/search/dto,
- * src/registers/dto, src/status/dto), written as zod so the SDK publishes them as JSON Schema
+ * src/status/dto, src/lei/dto), written as zod so the SDK publishes them as JSON Schema
  * in tools/list. Strict objects: a field added to a DTO and not here fails the spec that
  * validates real service results against these schemas, instead of drifting silently.
  */
@@ -46,6 +47,12 @@ const companyFields = {
   city: nullableString('City.'),
   incorporationDate: nullableString('YYYY-MM-DD.'),
   source: recordSourceSchema,
+  lei: z
+    .string()
+    .optional()
+    .describe(
+      'The company’s LEI where GLEIF’s index maps this registration number to one (absent when none, or GLEIF did not answer in time). lookup_lei reads its record.',
+    ),
   extra: z.record(z.string(), z.unknown()).optional().describe('Register-specific facts.'),
 };
 
@@ -110,9 +117,29 @@ export const companyResponseSchema = z.strictObject({
   warning,
 });
 
+const liveSourceSchema = z.strictObject({ kind: z.string(), official: z.boolean(), description: z.string() });
+
 export const registerListSchema = z.strictObject({
   apiVersion: z.string(),
-  count: z.number().int(),
+  count: z.number().int().describe('Number of registers in the list (indexes not counted).'),
+  indexes: z
+    .array(
+      z.strictObject({
+        id: z.enum(['LEI']).describe('GLEIF’s Global LEI Index (lookup_lei).'),
+        name: z.string(),
+        short: z.string(),
+        officialUrl: z.string(),
+        reuseTermsUrl: z.string(),
+        licence: z.string(),
+        status: z.enum(REGISTER_STATUSES),
+        statusReason: nullableString('Why the status is not live.'),
+        statusChangedAt: nullableString('When the status last changed (ISO 8601 UTC).'),
+        provides: providesSchema,
+        liveSource: liveSourceSchema,
+        lookupPath: z.string(),
+      }),
+    )
+    .describe('Indexes read beside the registers, with their health; a GLEIF outage changes no register’s status.'),
   registers: z.array(
     z.strictObject({
       country: z.string(),
@@ -125,7 +152,7 @@ export const registerListSchema = z.strictObject({
       statusReason: nullableString('Why the status is not live.'),
       statusChangedAt: nullableString('When the status last changed (ISO 8601 UTC).'),
       provides: providesSchema,
-      liveSource: z.strictObject({ kind: z.string(), official: z.boolean(), description: z.string() }),
+      liveSource: liveSourceSchema,
     }),
   ),
 });
@@ -137,39 +164,124 @@ const uptimeFields = {
 };
 const uptimeWindowSchema = z.strictObject(uptimeFields);
 
+const healthFields = {
+  name: z.string(),
+  short: z.string(),
+  status: z.enum(REGISTER_STATUSES),
+  statusReason: nullableString('Why the status is not live.'),
+  statusChangedAt: nullableString('When the status last changed (ISO 8601 UTC).'),
+  uptime: z.strictObject({
+    '24h': uptimeWindowSchema,
+    '7d': uptimeWindowSchema,
+    '30d': uptimeWindowSchema,
+    '90d': uptimeWindowSchema,
+  }),
+  probeCount: z.number().int(),
+  lastProbe: z
+    .strictObject({
+      at: z.string(),
+      slotStart: z.string(),
+      ok: z.boolean(),
+      latencyMs: z.number(),
+      httpStatus: z.number().int().nullable(),
+      errorClass: z.string().nullable(),
+    })
+    .nullable(),
+  lastSuccessAt: z.string().nullable(),
+  daily: z
+    .array(z.strictObject({ date: z.string().describe('UTC day, YYYY-MM-DD.'), ...uptimeFields }))
+    .describe('The last 90 UTC days, oldest first.'),
+};
+
 export const statusReportSchema = z.strictObject({
   apiVersion: z.string(),
   generatedAt: z.string(),
   probeIntervalSeconds: z.number(),
-  registers: z.array(
-    z.strictObject({
-      country: z.string(),
-      name: z.string(),
-      short: z.string(),
-      status: z.enum(REGISTER_STATUSES),
-      statusReason: nullableString('Why the status is not live.'),
-      statusChangedAt: nullableString('When the status last changed (ISO 8601 UTC).'),
-      uptime: z.strictObject({
-        '24h': uptimeWindowSchema,
-        '7d': uptimeWindowSchema,
-        '30d': uptimeWindowSchema,
-        '90d': uptimeWindowSchema,
-      }),
-      probeCount: z.number().int(),
-      lastProbe: z
-        .strictObject({
-          at: z.string(),
-          slotStart: z.string(),
-          ok: z.boolean(),
-          latencyMs: z.number(),
-          httpStatus: z.number().int().nullable(),
-          errorClass: z.string().nullable(),
-        })
-        .nullable(),
-      lastSuccessAt: z.string().nullable(),
-      daily: z
-        .array(z.strictObject({ date: z.string().describe('UTC day, YYYY-MM-DD.'), ...uptimeFields }))
-        .describe('The last 90 UTC days, oldest first.'),
+  registers: z.array(z.strictObject({ country: z.string(), ...healthFields })),
+  indexes: z
+    .array(z.strictObject({ id: z.enum(['LEI']), ...healthFields }))
+    .describe('GLEIF’s LEI index, probed like a register; its health changes no register’s.'),
+});
+
+const leiName = { name: z.string(), language: z.string().nullable() };
+const leiAddress = z.strictObject({
+  lines: z.array(z.string()),
+  number: z.string().nullable(),
+  numberWithinBuilding: z.string().nullable(),
+  mailRouting: z.string().nullable(),
+  city: z.string(),
+  region: z.string().nullable(),
+  country: z.string(),
+  postalCode: z.string().nullable(),
+  language: z.string().nullable(),
+});
+const leiAuthorityRef = z.strictObject({ id: z.string().nullable(), other: z.string().nullable() });
+const leiEntityRef = z.strictObject({ lei: z.string().nullable(), name: z.string().nullable() });
+
+export const leiResponseSchema = z.strictObject({
+  apiVersion: z.string(),
+  index: z.strictObject({
+    name: z.string(),
+    short: z.string(),
+    officialUrl: z.string(),
+    reuseTermsUrl: z.string(),
+    licence: z.string(),
+  }),
+  entity: z.strictObject({
+    lei: z.string(),
+    legalName: z.strictObject(leiName),
+    otherNames: z.array(z.strictObject({ ...leiName, type: z.string() })),
+    entityStatus: z.enum(LEI_ENTITY_STATUSES).describe('ACTIVE or INACTIVE: the legal entity.'),
+    registrationStatus: z
+      .enum(LEI_REGISTRATION_STATUSES)
+      .describe('The LEI: ISSUED, LAPSED (not renewed — not a dissolved company), RETIRED, MERGED, ANNULLED…'),
+    entityCategory: z.string().nullable(),
+    entitySubCategory: z.string().nullable(),
+    legalForm: z.strictObject({
+      elfCode: nullableString('ISO 20275 ELF code.'),
+      other: z.string().nullable(),
     }),
-  ),
+    jurisdiction: z.string().nullable(),
+    legalAddress: leiAddress,
+    headquartersAddress: leiAddress.nullable(),
+    registeredAt: z
+      .strictObject({ id: z.string().nullable(), other: z.string().nullable(), name: z.string().nullable() })
+      .describe('The register the entity says it is in (GLEIF registration authority code).'),
+    registeredAs: nullableString('The entity’s number in that register.'),
+    nationalRecord: z
+      .strictObject({ country: z.string(), registrationNumber: z.string(), path: z.string() })
+      .nullable()
+      .describe(
+        'That record here (call get_company with country and registrationNumber), where the service reads the register.',
+      ),
+    creationDate: z.string().nullable(),
+    expiration: z.strictObject({ date: z.string().nullable(), reason: z.string().nullable() }).nullable(),
+    successorEntities: z.array(leiEntityRef),
+    associatedEntity: leiEntityRef.nullable(),
+    registration: z.strictObject({
+      initialRegistrationDate: z.string(),
+      lastUpdateDate: z.string(),
+      nextRenewalDate: z.string().nullable(),
+      managingLou: z.string(),
+      corroborationLevel: z.string().nullable(),
+      validatedAt: leiAuthorityRef.nullable(),
+      validatedAs: z.string().nullable(),
+    }),
+    goldenCopyPublishDate: z.string().nullable(),
+    source: z
+      .strictObject({
+        register: z.string(),
+        url: z.string(),
+        official: z
+          .boolean()
+          .describe(
+            'true: GLEIF is the official source of LEI data — of the LEI record, not of national registration data.',
+          ),
+        kind: z.enum(['lei_index']),
+        retrievedAt: z.string(),
+      })
+      .describe('Provenance of the LEI record.'),
+  }),
+  provenanceNote: z.string(),
+  attribution: z.string(),
 });

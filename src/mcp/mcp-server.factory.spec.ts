@@ -9,7 +9,12 @@ function servicesThatThrow(error: unknown): McpToolServices {
   const fail = async () => {
     throw error;
   };
-  return { search: { search: fail, company: fail }, registers: { list: fail }, status: { report: fail } };
+  return {
+    search: { search: fail, company: fail },
+    registers: { list: fail },
+    status: { report: fail },
+    lei: { lookup: fail },
+  };
 }
 
 describe('tool definitions', () => {

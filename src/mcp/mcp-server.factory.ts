@@ -107,10 +107,11 @@ export async function callTool(
 const HINTS: Partial<Record<ApiError['code'], string>> = {
   missing_parameter: 'Give every required argument a non-empty value.',
   invalid_query:
-    'Give a company name of 2–200 characters (more of its words when the register finds it too broad), or a registration number in the country’s format with a correct check digit.',
+    'Give a company name of 2–200 characters (more of its words when the register finds it too broad), or a registration number in the country’s format with a correct check digit (lookup_lei: an LEI of 20 letters and digits with correct check digits).',
   invalid_parameter: 'Use one of the allowed values listed in the message.',
   country_not_covered: 'Use one of the covered country codes listed in the message (list_registers shows them all).',
   company_not_found: 'Check the registration number, or find the company by name with search_companies.',
+  lei_not_found: 'Check the LEI; search_companies and get_company show a company’s LEI where GLEIF maps it.',
   upstream_error:
     'The register did not answer and no fallback record could stand in: retry later, and check get_register_status.',
   internal_error: 'Retry later.',

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LeiModule } from '../lei/lei.module';
 import { SearchModule } from '../search/search.module';
 import { StatusModule } from '../status/status.module';
 import { McpHttpService } from './mcp-http.service';
@@ -6,7 +7,7 @@ import { McpController } from './mcp.controller';
 
 /** POST /api/public/v1/mcp: the lookups as MCP tools, on the official SDK; the same services as REST. */
 @Module({
-  imports: [SearchModule, StatusModule],
+  imports: [SearchModule, StatusModule, LeiModule],
   controllers: [McpController],
   providers: [McpHttpService],
 })

@@ -1,5 +1,7 @@
 import { bool, ConfigError, nonEmpty, url } from '../platform/config/app-config';
+import { LEI_DEFINITION, leiEndpointEnvVar } from './lei/lei.definition';
 import { COUNTRY_CODES, type CountryCode, REGISTERS } from './registers';
+import { LEI_INDEX, type SourceId } from './source-id';
 
 /** One register's settings under the current environment. */
 export interface RegisterConfig {
@@ -13,13 +15,23 @@ export interface RegisterConfig {
 
 /**
  * Every register's own variables (REGISTER_<CC>_<PURPOSE>_URL, its credentials,
- * REGISTER_<CC>_PAUSED), read from what each register declares and validated once at boot.
+ * REGISTER_<CC>_PAUSED), read from what each register declares and validated once at boot;
+ * and the LEI index's base URLs (REGISTER_LEI_API_URL, REGISTER_LEI_WEB_URL).
  */
 export class RegistersConfig {
-  constructor(private readonly byCountry: Record<CountryCode, RegisterConfig>) {}
+  constructor(
+    private readonly byCountry: Record<CountryCode, RegisterConfig>,
+    /** GLEIF's base URLs by PURPOSE (API, WEB). */
+    readonly lei: { urls: Record<string, string> } = { urls: defaultLeiUrls() },
+  ) {}
 
   of(country: CountryCode): RegisterConfig {
     return this.byCountry[country];
+  }
+
+  /** The base URLs of a register or of the LEI index, by PURPOSE. */
+  urlsOf(source: SourceId): Record<string, string> {
+    return source === LEI_INDEX ? this.lei.urls : this.byCountry[source].urls;
   }
 
   /** Throws one ConfigError listing every bad value. */
@@ -42,7 +54,18 @@ export class RegistersConfig {
       if (!paused.success) problems.push(`${pausedName}: must be true or false`);
       byCountry[country] = { urls, credentials, paused: paused.success && paused.data };
     }
+    const leiUrls: Record<string, string> = {};
+    for (const [purpose, endpoint] of Object.entries(LEI_DEFINITION.endpoints)) {
+      const name = leiEndpointEnvVar(purpose as keyof typeof LEI_DEFINITION.endpoints);
+      const value = nonEmpty(env[name]) ?? endpoint.defaultUrl;
+      if (!url.safeParse(value).success) problems.push(`${name}: must be an absolute URL`);
+      leiUrls[purpose] = value.replace(/\/+$/, '');
+    }
     if (problems.length > 0) throw new ConfigError(problems);
-    return new RegistersConfig(byCountry);
+    return new RegistersConfig(byCountry, { urls: leiUrls });
   }
+}
+
+function defaultLeiUrls(): Record<string, string> {
+  return Object.fromEntries(Object.entries(LEI_DEFINITION.endpoints).map(([purpose, e]) => [purpose, e.defaultUrl]));
 }

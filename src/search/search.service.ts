@@ -4,6 +4,7 @@ import { AppConfig } from '../platform/config/app-config';
 import { OpenBreaker, RegisterBreaker, RegisterUnreachableError } from '../registers/client/register-breaker';
 import { ApiError } from '../platform/errors/api-error';
 import { DatasetService } from '../dataset/dataset.service';
+import { LeiEnrichment } from '../lei/lei-enrichment.service';
 import { ConnectorRegistry } from '../registers/connector-registry';
 import { CompanyDetail, CompanyRecord } from '../registers/connector';
 import { NameSearchUnsupportedError } from '../registers/name-search-unsupported.error';
@@ -28,7 +29,8 @@ interface Provenance {
 /**
  * Search and company lookup: validate, recognise a registration number offline, read the
  * register live (identical concurrent reads shared), fall back to the dataset when the
- * register is paused or fails, and say which happened.
+ * register is paused or fails, and say which happened. Each company found gets its `lei` where
+ * GLEIF maps its number (LeiEnrichment: at most one GLEIF request per response, a short wait).
  */
 @Injectable()
 export class SearchService {
@@ -41,6 +43,7 @@ export class SearchService {
     private readonly config: AppConfig,
     private readonly breaker: RegisterBreaker,
     private readonly address: PublicAddress,
+    private readonly lei: LeiEnrichment,
   ) {}
 
   async search(rawQuery: unknown, rawCountry: unknown): Promise<SearchResponseDto> {
@@ -74,7 +77,8 @@ export class SearchService {
       },
       id.kind === 'number' ? id.datasetOnly : undefined,
     );
-    const results = rank(records, q, id.kind === 'number' ? id.registrationNumber : null).slice(0, limit);
+    const ranked = rank(records, q, id.kind === 'number' ? id.registrationNumber : null).slice(0, limit);
+    const results = await this.lei.enrich(register.country, ranked);
     return {
       apiVersion: this.config.apiVersion,
       query: rawQuery as string,
@@ -129,7 +133,7 @@ export class SearchService {
       country: register.country,
       countryName: register.countryName,
       register: this.descriptor(register, provenance.status),
-      company: records[0],
+      company: (await this.lei.enrich(register.country, [records[0]]))[0],
       attribution: this.attribution(register),
       ...(provenance.warning ? { warning: provenance.warning } : {}),
     };

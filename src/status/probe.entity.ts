@@ -6,7 +6,8 @@ export class ProbeEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: number;
 
-  @Column({ type: 'char', length: 2 })
+  /** The register's country code, or LEI for GLEIF's index. */
+  @Column({ type: 'text' })
   country: string;
 
   @Column({ name: 'slot_start', type: 'timestamptz' })

@@ -4,7 +4,8 @@ import type { RegisterStatus } from './register-status';
 /** The current status of one register, and the streak that decides the next change. */
 @Entity({ name: 'register_state' })
 export class RegisterStateEntity {
-  @PrimaryColumn({ type: 'char', length: 2 })
+  /** The register's country code, or LEI for GLEIF's index. */
+  @PrimaryColumn({ type: 'text' })
   country: string;
 
   @Column({ type: 'text' })

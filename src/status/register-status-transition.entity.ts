@@ -6,7 +6,8 @@ export class RegisterStatusTransitionEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: number;
 
-  @Column({ type: 'char', length: 2 })
+  /** The register's country code, or LEI for GLEIF's index. */
+  @Column({ type: 'text' })
   country: string;
 
   @Column({ name: 'from_status', type: 'text', nullable: true })

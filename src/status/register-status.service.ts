@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../platform/clock';
 import { ConnectorRegistry } from '../registers/connector-registry';
 import { CountryCode, REGISTER_TABLE } from '../registers/registers';
+import { LEI_INDEX, SOURCE_IDS, type SourceId } from '../registers/source-id';
 import { RegisterStatus } from './register-status';
 import { RegisterStateEntity } from './register-state.entity';
 import { RegisterStatusTransitionEntity } from './register-status-transition.entity';
@@ -38,14 +39,16 @@ type AfterCommit = () => Promise<void>;
 const CACHE_MS = 1_000;
 
 /**
- * The current status of every register: configuration first (paused), then the state the
- * probes left in the database. Every change is written with a transition row.
+ * The current status of every register, and of the LEI index (`'LEI'`, kept apart from every
+ * register: its outages never touch a register's status and raise no register event):
+ * configuration first (paused), then the state the probes left in the database. Every change
+ * is written with a transition row.
  */
 @Injectable()
 export class RegisterStatusService {
   private cache?: { at: number; states: Map<string, RegisterStateEntity> };
   /** What `all()` last made, and of which states. */
-  private derived?: { states: Map<string, RegisterStateEntity>; all: ReadonlyMap<CountryCode, CurrentStatus> };
+  private derived?: { states: Map<string, RegisterStateEntity>; all: ReadonlyMap<SourceId, CurrentStatus> };
   private readonly outageListeners: RegisterOutageListener[] = [];
 
   constructor(
@@ -59,11 +62,11 @@ export class RegisterStatusService {
     this.outageListeners.push(listener);
   }
 
-  async current(country: CountryCode): Promise<CurrentStatus> {
+  async current(country: SourceId): Promise<CurrentStatus> {
     return (await this.all()).get(country)!;
   }
 
-  async all(): Promise<ReadonlyMap<CountryCode, CurrentStatus>> {
+  async all(): Promise<ReadonlyMap<SourceId, CurrentStatus>> {
     return this.derive(await this.states());
   }
 
@@ -71,18 +74,18 @@ export class RegisterStatusService {
    * The same as `all()` without waiting, while the states last read are fresh (CACHE_MS);
    * otherwise undefined (call `all()`). The same map as long as they are the same.
    */
-  allIfFresh(): ReadonlyMap<CountryCode, CurrentStatus> | undefined {
+  allIfFresh(): ReadonlyMap<SourceId, CurrentStatus> | undefined {
     const states = this.freshStates();
     return states && this.derive(states);
   }
 
   /** The statuses made of these states and the configuration: made once per read of the states. */
-  private derive(states: Map<string, RegisterStateEntity>): ReadonlyMap<CountryCode, CurrentStatus> {
+  private derive(states: Map<string, RegisterStateEntity>): ReadonlyMap<SourceId, CurrentStatus> {
     if (this.derived?.states === states) return this.derived.all;
-    const result = new Map<CountryCode, CurrentStatus>();
-    for (const { country } of REGISTER_TABLE) {
+    const result = new Map<SourceId, CurrentStatus>();
+    for (const country of SOURCE_IDS) {
       const stored = states.get(country);
-      const pauseReason = this.connectors.pauseReason(country);
+      const pauseReason = country === LEI_INDEX ? null : this.connectors.pauseReason(country);
       if (pauseReason) {
         result.set(country, {
           status: 'paused',
@@ -149,7 +152,7 @@ export class RegisterStatusService {
   }
 
   /** Applies `decide` to the stored state under a row lock and records any transition. */
-  async update(country: CountryCode, decide: (previous: StreakState | null) => StreakState): Promise<void> {
+  async update(country: SourceId, decide: (previous: StreakState | null) => StreakState): Promise<void> {
     const after = await this.dataSource.transaction(async (m) => {
       const stored = await this.lockState(m, country);
       const previous = stored && {
@@ -164,13 +167,13 @@ export class RegisterStatusService {
     for (const run of after) await run();
   }
 
-  async transitions(country: CountryCode, limit = 20): Promise<RegisterStatusTransitionEntity[]> {
+  async transitions(country: SourceId, limit = 20): Promise<RegisterStatusTransitionEntity[]> {
     return this.dataSource
       .getRepository(RegisterStatusTransitionEntity)
       .find({ where: { country }, order: { at: 'DESC', id: 'DESC' }, take: limit });
   }
 
-  private async lockState(m: EntityManager, country: CountryCode): Promise<RegisterStateEntity | null> {
+  private async lockState(m: EntityManager, country: SourceId): Promise<RegisterStateEntity | null> {
     // The row may not exist yet: create it without a status change, then lock it.
     return m
       .getRepository(RegisterStateEntity)
@@ -181,24 +184,25 @@ export class RegisterStatusService {
   }
 
   private isReadable(
-    country: CountryCode,
+    country: SourceId,
     s: Pick<StreakState, 'status' | 'consecutiveFailures' | 'consecutiveSuccesses'> | null,
   ): boolean {
     if (!s) return false;
     if (s.status === 'live') return true;
-    const isMirror = !this.connectors.get(country).source().official;
+    const isMirror = country !== LEI_INDEX && !this.connectors.get(country).source().official;
     return isMirror && s.status === 'degraded' && s.consecutiveFailures === 0 && s.consecutiveSuccesses > 0;
   }
 
   private async write(
     m: EntityManager,
-    country: CountryCode,
+    country: SourceId,
     stored: RegisterStateEntity | null,
     next: StreakState,
   ): Promise<AfterCommit[]> {
     const now = this.clock.now();
     const after: AfterCommit[] = [];
-    if (this.isReadable(country, stored) && !this.isReadable(country, next)) {
+    // register.unavailable is about registers: the LEI index's outages are shown in /status only.
+    if (country !== LEI_INDEX && this.isReadable(country, stored) && !this.isReadable(country, next)) {
       for (const listener of this.outageListeners) {
         const run = await listener(m, { country, status: next.status, reason: next.reason, since: now });
         if (run) after.push(run);

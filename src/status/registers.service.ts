@@ -4,8 +4,10 @@ import { ApiError } from '../platform/errors/api-error';
 import { REGISTER_STATUSES, RegisterStatus } from './register-status';
 import { CurrentStatus, RegisterStatusService } from './register-status.service';
 import { ConnectorRegistry } from '../registers/connector-registry';
-import { RegisterDto, RegisterListDto } from './dto/register.dto';
-import { CountryCode, REGISTER_TABLE, RegisterProvides } from '../registers/registers';
+import { IndexDto, RegisterDto, RegisterListDto } from './dto/register.dto';
+import { REGISTER_TABLE, RegisterProvides } from '../registers/registers';
+import { LEI_DEFINITION } from '../registers/lei/lei.definition';
+import { LEI_INDEX, type SourceId } from '../registers/source-id';
 
 export const PROVIDES_VALUES = ['officers', 'filings', 'monitoring'] as const;
 
@@ -23,23 +25,23 @@ export class RegistersService {
   ) {}
 
   /** The last serialization of the unfiltered list, the values it was made of, and the statuses it was last found current for. */
-  private rendered?: { key: unknown[]; json: string; checkedFor: ReadonlyMap<CountryCode, CurrentStatus> };
+  private rendered?: { key: unknown[]; json: string; checkedFor: ReadonlyMap<SourceId, CurrentStatus> };
 
   /**
    * The registers of the table, filtered: `provides` keeps registers that provide every
    * listed capability, `status` keeps registers in any listed status. Both take one value or
-   * a comma-separated list.
+   * a comma-separated list, and apply to the indexes as well.
    */
   async list(filters: RegisterFilters): Promise<RegisterListDto> {
     const provides = parseList('provides', filters.provides, PROVIDES_VALUES);
     const status = parseList('status', filters.status, REGISTER_STATUSES);
-    const all = await this.describeAll();
-    const registers = all.filter(
-      (r) =>
-        provides.every((p) => r.provides[p as keyof RegisterProvides]) &&
-        (status.length === 0 || status.includes(r.status)),
-    );
-    return { apiVersion: this.config.apiVersion, count: registers.length, registers };
+    const current = await this.statuses.all();
+    const kept = (r: { provides: RegisterProvides; status: RegisterStatus }) =>
+      provides.every((p) => r.provides[p as keyof RegisterProvides]) &&
+      (status.length === 0 || status.includes(r.status));
+    const registers = this.describeFrom(current).filter(kept);
+    const indexes = this.indexesFrom(current).filter(kept);
+    return { apiVersion: this.config.apiVersion, count: registers.length, registers, indexes };
   }
 
   /**
@@ -62,7 +64,7 @@ export class RegistersService {
     return current && this.rendered?.checkedFor === current ? this.rendered.json : undefined;
   }
 
-  private listJsonFrom(current: ReadonlyMap<CountryCode, CurrentStatus>): string {
+  private listJsonFrom(current: ReadonlyMap<SourceId, CurrentStatus>): string {
     if (this.rendered?.checkedFor === current) return this.rendered.json;
     const sources = REGISTER_TABLE.map((def) => this.connectors.get(def.country).source());
     const key: unknown[] = [this.config.apiVersion];
@@ -77,6 +79,8 @@ export class RegistersService {
         sources[i].description,
       );
     });
+    const lei = current.get(LEI_INDEX)!;
+    key.push(lei.status, lei.reason, lei.changedAt?.getTime() ?? null);
     const cached = this.rendered;
     if (cached && cached.key.length === key.length && cached.key.every((v, i) => v === key[i])) {
       cached.checkedFor = current;
@@ -87,20 +91,13 @@ export class RegistersService {
       apiVersion: this.config.apiVersion,
       count: registers.length,
       registers,
+      indexes: this.indexesFrom(current),
     } satisfies RegisterListDto);
     this.rendered = { key, json, checkedFor: current };
     return json;
   }
 
-  async describe(country: CountryCode): Promise<RegisterDto> {
-    return (await this.describeAll()).find((r) => r.country === country)!;
-  }
-
-  private async describeAll(): Promise<RegisterDto[]> {
-    return this.describeFrom(await this.statuses.all());
-  }
-
-  private describeFrom(current: ReadonlyMap<CountryCode, CurrentStatus>): RegisterDto[] {
+  private describeFrom(current: ReadonlyMap<SourceId, CurrentStatus>): RegisterDto[] {
     return REGISTER_TABLE.map((def) => {
       const s = current.get(def.country)!;
       const source = this.connectors.get(def.country).source();
@@ -118,6 +115,31 @@ export class RegistersService {
         liveSource: { kind: source.kind, official: source.official, description: source.description },
       };
     });
+  }
+
+  /** GLEIF's LEI index, described like a register. */
+  private indexesFrom(current: ReadonlyMap<SourceId, CurrentStatus>): IndexDto[] {
+    const s = current.get(LEI_INDEX)!;
+    return [
+      {
+        id: LEI_INDEX,
+        name: LEI_DEFINITION.name,
+        short: LEI_DEFINITION.short,
+        officialUrl: LEI_DEFINITION.officialUrl,
+        reuseTermsUrl: LEI_DEFINITION.reuseTermsUrl,
+        licence: LEI_DEFINITION.licence,
+        status: s.status,
+        statusReason: s.reason,
+        statusChangedAt: s.changedAt?.toISOString() ?? null,
+        provides: { officers: false, filings: false, monitoring: false },
+        liveSource: {
+          kind: 'lei_index',
+          official: true,
+          description: `${LEI_DEFINITION.short}’s own API (the LEI records)`,
+        },
+        lookupPath: '/api/public/v1/lei/{lei}',
+      },
+    ];
   }
 }
 

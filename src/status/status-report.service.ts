@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../platform/config/app-config';
 import { Clock } from '../platform/clock';
+import { LEI_DEFINITION } from '../registers/lei/lei.definition';
 import { REGISTER_TABLE } from '../registers/registers';
+import { LEI_INDEX, type SourceId } from '../registers/source-id';
 import { RegisterStatusService } from './register-status.service';
-import type { RegisterStatusReportDto, StatusReportDto, UptimeWindowDto } from './dto/status-report.dto';
+import type { HealthReportDto, StatusReportDto, UptimeWindowDto } from './dto/status-report.dto';
 
 const DAY_MS = 86_400_000;
 export const UPTIME_WINDOWS = { '24h': 1, '7d': 7, '30d': 30, '90d': 90 } as const;
@@ -23,7 +25,7 @@ interface WindowRow {
 }
 
 /**
- * Uptime per register from finished probes: share of successful probes over the last
+ * Uptime per register (and of the LEI index, in `indexes`) from finished probes: share of successful probes over the last
  * 24 h / 7 d / 30 d / 90 d (by slot time), per UTC day for 90 days, and the last probe.
  * A probe that never finished (its worker died) counts in no window.
  */
@@ -87,11 +89,11 @@ export class StatusReportService {
       new Date(firstDay.getTime() + i * DAY_MS).toISOString().slice(0, 10),
     );
 
-    const registers: RegisterStatusReportDto[] = REGISTER_TABLE.map((def) => {
-      const w = windowsBy.get(def.country);
-      const l = lastBy.get(def.country);
-      const status = current.get(def.country)!;
-      const dayRows = new Map(daily.filter((d) => d.country.trim() === def.country).map((d) => [d.day, d]));
+    const health = (id: SourceId, name: string, short: string): HealthReportDto => {
+      const w = windowsBy.get(id);
+      const l = lastBy.get(id);
+      const status = current.get(id)!;
+      const dayRows = new Map(daily.filter((d) => d.country.trim() === id).map((d) => [d.day, d]));
       const uptime = Object.fromEntries(
         (Object.keys(UPTIME_WINDOWS) as Array<keyof typeof UPTIME_WINDOWS>).map((key) => {
           const probes = (w?.[`probes_${key}` as keyof WindowRow] as number | undefined) ?? 0;
@@ -100,9 +102,8 @@ export class StatusReportService {
         }),
       ) as Record<keyof typeof UPTIME_WINDOWS, UptimeWindowDto>;
       return {
-        country: def.country,
-        name: def.name,
-        short: def.short,
+        name,
+        short,
         status: status.status,
         statusReason: status.reason,
         statusChangedAt: status.changedAt?.toISOString() ?? null,
@@ -118,20 +119,24 @@ export class StatusReportService {
               errorClass: l.error_class,
             }
           : null,
-        lastSuccessAt: lastSuccessBy.get(def.country)?.at
-          ? new Date(lastSuccessBy.get(def.country)!.at!).toISOString()
-          : null,
+        lastSuccessAt: lastSuccessBy.get(id)?.at ? new Date(lastSuccessBy.get(id)!.at!).toISOString() : null,
         daily: days.map((date) => {
           const d = dayRows.get(date);
           return { date, ...window(d?.probes ?? 0, d?.ok ?? 0) };
         }),
       };
-    });
+    };
+    const registers = REGISTER_TABLE.map((def) => ({
+      country: def.country,
+      ...health(def.country, def.name, def.short),
+    }));
+    const indexes = [{ id: LEI_INDEX, ...health(LEI_INDEX, LEI_DEFINITION.name, LEI_DEFINITION.short) }];
     return {
       apiVersion: this.config.apiVersion,
       generatedAt: now.toISOString(),
       probeIntervalSeconds: this.config.probe.intervalSeconds,
       registers,
+      indexes,
     };
   }
 }

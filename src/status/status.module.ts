@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { GleifModule } from '../registers/lei/gleif.module';
 import { ProbeService } from './probe/probe.service';
 import { RegisterListResponse } from './register-list-response';
 import { RegisterStatusService } from './register-status.service';
@@ -8,11 +9,12 @@ import { StatusReportService } from './status-report.service';
 import { StatusController } from './status.controller';
 
 /**
- * Each register's health: the status probes and configuration leave it in, the probe itself
- * (run by the probe worker), uptime (GET /status), and the register list with health
- * (GET /registers, the MCP tool).
+ * Each register's health (and the LEI index's): the status probes and configuration leave it
+ * in, the probe itself (run by the probe worker), uptime (GET /status), and the register list
+ * with health (GET /registers, the MCP tool).
  */
 @Module({
+  imports: [GleifModule],
   controllers: [StatusController, RegistersController],
   providers: [RegisterStatusService, ProbeService, StatusReportService, RegistersService, RegisterListResponse],
   exports: [RegisterStatusService, ProbeService, StatusReportService, RegistersService, RegisterListResponse],

@@ -9,7 +9,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 jest.setTimeout(60_000);
 
-const TOOL_NAMES = ['search_companies', 'get_company', 'list_registers', 'get_register_status'];
+const TOOL_NAMES = ['search_companies', 'get_company', 'list_registers', 'get_register_status', 'lookup_lei'];
 
 /** The record minus its reading time, which differs between two reads of the register. */
 function withoutRetrievedAt(value: unknown): unknown {
@@ -74,7 +74,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     expect(client.getServerCapabilities()?.tools).toBeDefined();
   });
 
-  it('lists the four tools with input and output schemas and the covered countries from the register table', () => {
+  it('lists the five tools with input and output schemas and the covered countries from the register table', () => {
     expect([...tools.keys()]).toEqual(TOOL_NAMES);
     for (const tool of tools.values()) {
       expect(tool.inputSchema.type).toBe('object');

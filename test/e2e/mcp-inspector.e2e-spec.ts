@@ -114,7 +114,7 @@ describe('MCP Inspector CLI against the running app', () => {
     expect(stdout.trim()).toBe(`v${NODE_VERSION}`);
   });
 
-  it('--method tools/list lists the four tools with their schemas, portable (--strict: no error-severity issue)', async () => {
+  it('--method tools/list lists the five tools with their schemas, portable (--strict: no error-severity issue)', async () => {
     const result = await inspector('--method', 'tools/list', '--strict');
     // --strict exits 6 on an error-severity schema problem; warnings (nullable written as a type array) are allowed.
     expect(result.stderr).not.toMatch(/^\s*Error/m);

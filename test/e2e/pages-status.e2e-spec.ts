@@ -4,6 +4,7 @@ import { COUNTRY_CODES, CountryCode } from '../../src/registers/registers';
 import { ProbeScheduler } from '../../src/status/probe/probe.scheduler';
 import { describeWithBrowser, launchChromium } from '../support/browser';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';
+import { FakeGleif, startFakeGleif } from '../support/fake-gleif';
 import {
   expectCleanPage,
   fieldsOf,
@@ -34,6 +35,7 @@ const COLOURS = { up: 'rgb(26, 127, 55)', down: 'rgb(207, 34, 46)', none: 'rgb(2
 
 describeWithBrowser('pages-status')('the status page (/status)', () => {
   let fakes: FakeRegisters;
+  let gleif: FakeGleif;
   let app: TestApp;
   let browser: Browser;
   let opened: OpenedPage | undefined;
@@ -48,8 +50,10 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
 
   beforeAll(async () => {
     fakes = await startFakeRegisters();
+    gleif = await startFakeGleif(); // GLEIF's index answers every probe
     for (const cc of PROBES[0].failing) failRegister(fakes, cc);
-    app = await startTestApp({ now: PROBES[0].at, env: fakes.env }); // the boot round probes the first instant
+    // The boot round probes the first instant.
+    app = await startTestApp({ now: PROBES[0].at, env: { ...fakes.env, ...gleif.env } });
     await app.get(JobQueue).drain();
     for (const p of PROBES.slice(1)) await probe(p.at, p.failing);
     app.clock.set(NOW);
@@ -59,6 +63,7 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
     await browser?.close();
     await app?.close();
     await fakes?.stop();
+    await gleif?.stop();
   });
   afterEach(async () => {
     await opened?.close();
@@ -77,7 +82,9 @@ describeWithBrowser('pages-status')('the status page (/status)', () => {
 
   it('draws 90 daily bars per register from the probe history: down red, up green, no data grey and said so', async () => {
     const page = await open();
-    expect(await page.locator('section.register').count()).toBe(COUNTRY_CODES.length);
+    // The registers, then GLEIF's LEI index.
+    expect(await page.locator('section.register').count()).toBe(COUNTRY_CODES.length + 1);
+    expect(await page.locator('section.register.index h2').textContent()).toBe('GLEIF — LEI index, not a register');
     for (const strip of await page.locator('ol.days').all()) expect(await strip.locator('li').count()).toBe(90);
     expect(await page.locator('section:has(#register-NO) li.day').first().getAttribute('data-key')).toBe(
       'NO:2026-08-25',

@@ -135,5 +135,7 @@ export function unreachableRegisters(): Record<string, string> {
         `http://127.0.0.1:9/${def.country.toLowerCase()}/${purpose.toLowerCase()}`;
     }
   }
+  // GLEIF's LEI index too: search results look their LEIs up there.
+  env.REGISTER_LEI_API_URL = 'http://127.0.0.1:9/lei/api';
   return env;
 }

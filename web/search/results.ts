@@ -73,6 +73,8 @@ function renderResult(
       ['Legal form', result.legalForm],
       ['Address', address(result)],
       ['Incorporated', result.incorporationDate],
+      // Only where GLEIF maps the company: its absence may mean GLEIF did not answer in time.
+      ...(result.lei ? [['LEI', `${result.lei} (GLEIF Global LEI Index)`] as [string, string]] : []),
       ['Source', sourceSentence(result.source, registerShort)],
     ]),
     h(

@@ -8,6 +8,8 @@ export type {
 export type { RegisterDto as Register, RegisterListDto as RegisterList } from '../../src/status/dto/register.dto';
 export type {
   DailyUptimeDto as DailyUptime,
+  HealthReportDto as HealthReport,
+  IndexStatusReportDto as IndexStatusReport,
   RegisterStatusReportDto as RegisterStatusReport,
   StatusReportDto as StatusReport,
   UptimeWindowDto as UptimeWindow,

@@ -1,11 +1,11 @@
-import type { RegisterStatusReport } from '../shared/api-types';
+import type { HealthReport, IndexStatusReport, RegisterStatusReport } from '../shared/api-types';
 
 /** What the page calls a register's state: the API's status, with a degraded register that answered no probe for a day called an outage. */
 export type Condition = 'live' | 'degraded' | 'outage' | 'paused';
 
 const DAY_MS = 86_400_000;
 
-export function conditionOf(r: RegisterStatusReport, now: Date): Condition {
+export function conditionOf(r: HealthReport, now: Date): Condition {
   if (r.status !== 'degraded') return r.status as Condition;
   const day = r.uptime['24h'];
   const lastSuccess = r.lastSuccessAt ? Date.parse(r.lastSuccessAt) : null;
@@ -21,8 +21,24 @@ export function conditionLabel(c: Condition): string {
   return LABELS[c];
 }
 
-/** One line over all registers: "All 9 registers are live." or "7 of 9 registers are live. Outage: …". */
-export function summaryLine(reports: readonly RegisterStatusReport[], now: Date): string {
+/**
+ * One line over all registers: "All 9 registers are live." or "7 of 9 registers are live.
+ * Outage: …", and the LEI index when it is not live.
+ */
+export function summaryLine(
+  reports: readonly RegisterStatusReport[],
+  indexes: readonly IndexStatusReport[],
+  now: Date,
+): string {
+  const notLive = indexes
+    .map((i) => [i, conditionOf(i, now)] as const)
+    .filter(([, c]) => c !== 'live')
+    .map(([i, c]) => ` The ${i.short} LEI index: ${conditionLabel(c).toLowerCase()}.`)
+    .join('');
+  return registersLine(reports, now) + notLive;
+}
+
+function registersLine(reports: readonly RegisterStatusReport[], now: Date): string {
   const byCondition = new Map<Condition, string[]>();
   for (const r of reports) {
     const c = conditionOf(r, now);

@@ -4,10 +4,11 @@ import { byId, replace, showText } from '../shared/dom';
 import { utc } from '../shared/format';
 import { problemSentence } from '../shared/problem-sentence';
 import { summaryLine } from './condition';
-import { registerCard } from './register-card';
+import { indexCard, registerCard } from './register-card';
 
 /**
- * The status page: GET /status drawn as one section per register, again every minute. A
+ * The status page: GET /status drawn as one section per register (and one for GLEIF's LEI
+ * index, after them), again every minute. A
  * hidden tab does not refresh (each refresh counts against the hourly limit); it catches up
  * when shown again.
  */
@@ -36,8 +37,13 @@ async function refresh(): Promise<void> {
   showText(error, null);
   const focused = (document.activeElement as HTMLElement | null)?.dataset?.key;
   const now = new Date(answer.body.generatedAt);
-  summary.textContent = summaryLine(answer.body.registers, now);
-  replace(registers, ...answer.body.registers.map((r) => registerCard(r, now)));
+  const indexes = answer.body.indexes ?? [];
+  summary.textContent = summaryLine(answer.body.registers, indexes, now);
+  replace(
+    registers,
+    ...answer.body.registers.map((r) => registerCard(r, now)),
+    ...indexes.map((r) => indexCard(r, now)),
+  );
   updated.textContent = `Updated ${utc(answer.body.generatedAt, true)}.`;
   // Keep the keyboard where it was: the same day of the same register.
   if (focused)

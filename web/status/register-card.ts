@@ -1,10 +1,10 @@
-import type { RegisterStatusReport, UptimeWindow } from '../shared/api-types';
+import type { HealthReport, IndexStatusReport, RegisterStatusReport, UptimeWindow } from '../shared/api-types';
 import { h } from '../shared/dom';
 import { countryName, percent, plural, utc } from '../shared/format';
 import { conditionLabel, conditionOf } from './condition';
 import { dayStrip } from './day-strip';
 
-const WINDOWS: Array<[keyof RegisterStatusReport['uptime'], string]> = [
+const WINDOWS: Array<[keyof HealthReport['uptime'], string]> = [
   ['24h', '24 hours'],
   ['7d', '7 days'],
   ['30d', '30 days'],
@@ -13,16 +13,26 @@ const WINDOWS: Array<[keyof RegisterStatusReport['uptime'], string]> = [
 
 /** One register: its status and why, uptime per window, the last probe, 90 daily bars. */
 export function registerCard(r: RegisterStatusReport, now: Date): HTMLElement {
+  return healthCard(r, r.country, countryName(r.country), now);
+}
+
+/** GLEIF's LEI index, drawn like a register and said not to be one. */
+export function indexCard(r: IndexStatusReport, now: Date): HTMLElement {
+  const card = healthCard(r, r.id, 'LEI index, not a register', now);
+  card.classList.add('index');
+  return card;
+}
+
+function healthCard(r: HealthReport, key: string, subtitle: string, now: Date): HTMLElement {
   const condition = conditionOf(r, now);
-  const headingId = `register-${r.country}`;
-  const country = countryName(r.country);
+  const headingId = `register-${key}`;
   return h(
     'section',
     { class: 'register', 'aria-labelledby': headingId },
     h(
       'div',
       { class: 'register-head' },
-      h('h2', { id: headingId }, `${r.short}`, h('span', { class: 'register-country' }, ` — ${country}`)),
+      h('h2', { id: headingId }, `${r.short}`, h('span', { class: 'register-country' }, ` — ${subtitle}`)),
       h('span', { class: `status status-${condition}` }, conditionLabel(condition)),
     ),
     h('p', { class: 'register-name' }, r.name),
@@ -42,7 +52,7 @@ export function registerCard(r: RegisterStatusReport, now: Date): HTMLElement {
       ),
     ),
     h('p', { class: 'last-probe' }, lastProbe(r)),
-    dayStrip(r.country, `Daily uptime of ${r.short}, last ${r.daily.length} days`, r.daily),
+    dayStrip(key, `Daily uptime of ${r.short}, last ${r.daily.length} days`, r.daily),
   );
 }
 
@@ -51,7 +61,7 @@ function uptime(w: UptimeWindow): string {
   return share === null ? 'no data' : `${share} (${plural(w.probes, 'probe')})`;
 }
 
-function lastProbe(r: RegisterStatusReport): string {
+function lastProbe(r: HealthReport): string {
   const p = r.lastProbe;
   if (!p) return r.status === 'paused' ? 'Not probed while paused.' : 'No probe has finished yet.';
   const http = p.httpStatus !== null ? `, HTTP ${p.httpStatus}` : '';

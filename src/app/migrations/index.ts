@@ -10,6 +10,7 @@ import { WatchBelongsToAccount1763790001000 } from './1763790001000-WatchBelongs
 import { DeliveryClaimFunction1763800000000 } from './1763800000000-DeliveryClaimFunction';
 import { PartitionCompanyByCountry1763810000000 } from './1763810000000-PartitionCompanyByCountry';
 import { CompanyNameMatchesOnce1763820000000 } from './1763820000000-CompanyNameMatchesOnce';
+import { StatusKeyedBySource1763825000000 } from './1763825000000-StatusKeyedBySource';
 
 /** In order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   DeliveryClaimFunction1763800000000,
   PartitionCompanyByCountry1763810000000,
   CompanyNameMatchesOnce1763820000000,
+  StatusKeyedBySource1763825000000,
 ];

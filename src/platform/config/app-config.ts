@@ -139,6 +139,12 @@ export const ENV_VARIABLES = {
     meaning:
       'A register found unreachable (connection-level failures of reads or a probe) gets no live read for this long; then one trial read decides. Meanwhile searches answer from the fallback dataset at once.',
   },
+  LEI_LOOKUP_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(50).max(10_000).default(800),
+    default: '800',
+    meaning:
+      'Search results and company lookups show each company’s `lei` from GLEIF’s index, read in one batched request per response: the response waits at most this long for it (the field is then absent, never wrong).',
+  },
   DATASET_SEED: {
     schema: bool.default(true),
     default: 'true',
@@ -269,6 +275,8 @@ export class AppConfig {
   readonly registerTimeoutMs: number;
   /** Connection shares and how long work may wait for Postgres (see data-source-options.ts). */
   readonly database: { poolSize: number; publicPoolSize: number; poolWaitMs: number; queryTimeoutMs: number };
+  /** Longest wait for GLEIF's batched number → LEI lookup of one response. */
+  readonly leiLookupTimeoutMs: number;
   /** Seconds a register's breaker stays open before one trial read. */
   readonly registerBreakerRetrySeconds: number;
   /** HTTP server limits against slow or idle clients. */
@@ -351,6 +359,7 @@ export class AppConfig {
         poolWaitMs: v.DATABASE_POOL_WAIT_MS,
         queryTimeoutMs: v.DATABASE_QUERY_TIMEOUT_MS,
       },
+      leiLookupTimeoutMs: v.LEI_LOOKUP_TIMEOUT_MS,
       registerBreakerRetrySeconds: v.REGISTER_BREAKER_RETRY_SECONDS,
       http: {
         headersTimeoutMs: v.HTTP_HEADERS_TIMEOUT_MS,

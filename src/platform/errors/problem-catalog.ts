@@ -13,7 +13,7 @@ export const PROBLEMS = {
     status: 400,
     title: 'The query is not acceptable',
     description:
-      'q is too short, too long, not a name (only punctuation, symbols or control characters), a registration number whose check digit is wrong, or a name so common that the register refuses to search it (ARES: more than 1,000 matches).',
+      'q is too short, too long, not a name (only punctuation, symbols or control characters), a registration number whose check digit is wrong, or a name so common that the register refuses to search it (ARES: more than 1,000 matches); on /lei/{lei}, the LEI is not 20 letters and digits or its ISO 17442 check digits are wrong.',
   },
   malformed_request: {
     status: 400,
@@ -49,6 +49,12 @@ export const PROBLEMS = {
     title: 'No company with this registration number',
     description:
       'The register (or, when it is not answering, the fallback dataset) has no company with this number; or the number is of a kind the register cannot be asked for (a tax or statistical number where the register is read by its own number only) and the fallback dataset has no company with it either — the detail says which.',
+  },
+  lei_not_found: {
+    status: 404,
+    title: 'No LEI record with this code',
+    description:
+      'GLEIF’s Global LEI Index has no record of this LEI, although its check digits are right (never issued, or mistyped into another valid code).',
   },
   resource_not_found: {
     status: 404,
@@ -126,7 +132,7 @@ export const PROBLEMS = {
     status: 502,
     title: 'The register did not answer',
     description:
-      'The register failed, timed out or answered with something that could not be understood, and no fallback dataset row could stand in.',
+      'The register failed, timed out or answered with something that could not be understood, and no fallback dataset row could stand in; on /lei/{lei}, GLEIF’s LEI index did (there is no fallback for it).',
   },
   service_unavailable: {
     status: 503,

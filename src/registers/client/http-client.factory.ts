@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
-import axios, { AxiosAdapter, AxiosInstance, getAdapter } from 'axios';
+import axios, { AxiosAdapter, AxiosInstance, CanceledError, getAdapter } from 'axios';
 import axiosRetry, { isNetworkError } from 'axios-retry';
 import Bottleneck from 'bottleneck';
 import { AppConfig } from '../../platform/config/app-config';
@@ -7,7 +7,7 @@ import { RegisterBreaker, RegisterUnreachableError } from './register-breaker';
 import { isConnectionFailure, localQueue, PolitenessQueue, sharedQueue } from './politeness';
 import { RedisHealth } from '../../platform/redis/redis-health.service';
 import { RegistersConfig } from '../register-config';
-import { CountryCode, REGISTERS } from '../registers';
+import { type SourceId, sourceEndpoints } from '../source-id';
 
 export interface RegisterClientOptions {
   /** Overrides the configured register timeout (probes use their own). */
@@ -30,7 +30,7 @@ export class HttpClientFactory implements OnApplicationShutdown {
   private readonly defaultAdapter: AxiosAdapter = getAdapter('http');
 
   /** Without a breaker (a connector tested alone), every request goes out. */
-  private readonly breaker: Pick<RegisterBreaker, 'admit' | 'record' | 'onOpen'>;
+  private readonly breaker: Pick<RegisterBreaker, 'admit' | 'record' | 'abandon' | 'onOpen'>;
 
   constructor(
     private readonly config: AppConfig,
@@ -41,12 +41,14 @@ export class HttpClientFactory implements OnApplicationShutdown {
     this.breaker = breaker ?? {
       admit: () => ({ trial: false }),
       record: () => undefined,
+      abandon: () => undefined,
       onOpen: () => () => undefined,
     };
   }
 
-  forRegister(country: CountryCode, purpose: string, options: RegisterClientOptions = {}): AxiosInstance {
-    const baseURL = this.registers.of(country).urls[purpose];
+  /** A client of a register (by country), or of the LEI index (`'LEI'`, REGISTER_LEI_<PURPOSE>_URL). */
+  forRegister(country: SourceId, purpose: string, options: RegisterClientOptions = {}): AxiosInstance {
+    const baseURL = this.registers.urlsOf(country)[purpose];
     if (!baseURL) throw new Error(`register ${country} has no ${purpose} endpoint in the register table`);
     const limiter = this.limiter(country, purpose);
     const adapter = this.defaultAdapter;
@@ -57,7 +59,7 @@ export class HttpClientFactory implements OnApplicationShutdown {
       maxRedirects: 3,
       maxContentLength: 50 * 1024 * 1024,
       // Every request, including retries, asks the register's breaker, then waits for its turn.
-      adapter: (config) => this.send(country, limiter, () => adapter(config)),
+      adapter: (config) => this.send(country, limiter, () => adapter(config), config.signal),
     });
     const retries = options.retries ?? 1;
     if (retries > 0) {
@@ -88,7 +90,12 @@ export class HttpClientFactory implements OnApplicationShutdown {
    * One request through the breaker and the politeness queue. A request still waiting for its
    * turn when the breaker opens gives up at once instead of waiting to fail.
    */
-  private send<T>(country: CountryCode, limiter: PolitenessQueue, request: () => Promise<T>): Promise<T> {
+  private send<T>(
+    country: SourceId,
+    limiter: PolitenessQueue,
+    request: () => Promise<T>,
+    signal?: { aborted?: boolean },
+  ): Promise<T> {
     const { trial } = this.breaker.admit(country);
     return new Promise<T>((resolve, reject) => {
       let started = false;
@@ -102,14 +109,17 @@ export class HttpClientFactory implements OnApplicationShutdown {
         .schedule(async () => {
           started = true;
           stopWaiting();
-          // Given up while waiting: its turn passes without a request.
+          // Given up while waiting (the breaker opened, or the caller's deadline passed): its turn passes without a request.
           if (abandoned) throw new Error('abandoned');
+          if (signal?.aborted) throw new CanceledError('given up by the caller while waiting for its turn');
           try {
             const response = await request();
             this.breaker.record(country, undefined, trial);
             return response;
           } catch (err) {
-            this.breaker.record(country, err, trial);
+            // Aborted by its caller (a deadline shorter than the register timeout): no verdict on the register.
+            if (signal?.aborted) this.breaker.abandon(country, trial);
+            else this.breaker.record(country, err, trial);
             throw err;
           }
         })
@@ -124,11 +134,11 @@ export class HttpClientFactory implements OnApplicationShutdown {
     void this.connection?.disconnect(false);
   }
 
-  private limiter(country: CountryCode, purpose: string): PolitenessQueue {
+  private limiter(country: SourceId, purpose: string): PolitenessQueue {
     const key = `${country}:${purpose}`;
     let queue = this.limiters.get(key);
     if (!queue) {
-      const politeness = REGISTERS[country].definition.endpoints[purpose].politeness;
+      const politeness = sourceEndpoints(country)[purpose].politeness;
       queue =
         this.config.redisUrl && this.redis
           ? sharedQueue(`${this.config.redisKeyPrefix}:politeness:${key}`, politeness, this.redis, () =>

@@ -59,6 +59,24 @@ describe('RegisterBreaker', () => {
     expect(breaker.admit('FR')).toEqual({ trial: false });
   });
 
+  it('takes no verdict from a request its caller abandoned, and ends the trial it was', () => {
+    breaker.record('GB', refused(), false);
+    breaker.record('GB', refused(), false);
+    clock.advance(30_000);
+    expect(breaker.admit('GB')).toEqual({ trial: true });
+    breaker.abandon('GB', true);
+    // Still open, and a new trial may go out at once.
+    expect(breaker.admit('GB')).toEqual({ trial: true });
+  });
+
+  it('keeps the LEI index apart from every register', () => {
+    breaker.record('LEI', refused(), false);
+    breaker.record('LEI', refused(), false);
+    expect(breaker.openState('LEI')).not.toBeNull();
+    expect(breaker.openState('GB')).toBeNull();
+    expect(() => breaker.admit('LEI')).toThrow(RegisterUnreachableError);
+  });
+
   it('tells requests waiting in the politeness queue when it opens', () => {
     const seen: string[] = [];
     const off = breaker.onOpen('DK', (open) => seen.push(open.errorClass));

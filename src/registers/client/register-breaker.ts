@@ -4,7 +4,7 @@ import { AxiosError } from 'axios';
 import { Clock } from '../../platform/clock';
 import { AppConfig } from '../../platform/config/app-config';
 import { UpstreamError, UpstreamErrorClass } from '../upstream-error';
-import type { CountryCode } from '../registers';
+import type { SourceId } from '../source-id';
 
 /** Failures that say the register cannot be reached at all (as opposed to an answer we dislike). */
 const CONNECTION_LEVEL: ReadonlySet<UpstreamErrorClass> = new Set([
@@ -27,7 +27,7 @@ export interface OpenBreaker {
 /** A live read refused at once because the register is known to be unreachable. */
 export class RegisterUnreachableError extends UpstreamError {
   constructor(
-    readonly country: CountryCode,
+    readonly country: SourceId,
     readonly open: OpenBreaker,
   ) {
     super(open.errorClass, `register unreachable since ${open.since.toISOString()} (${open.errorClass}); not tried`);
@@ -45,7 +45,7 @@ interface Entry {
 const probeContext = new AsyncLocalStorage<true>();
 
 /**
- * One circuit breaker per register. Connection-level failures (timeouts, DNS, refused, reset,
+ * One circuit breaker per register, and one for the LEI index (a GLEIF outage never opens a register’s). Connection-level failures (timeouts, DNS, refused, reset,
  * unreachable network, TLS) of live reads and probes open it; while it is open, live reads are
  * refused at once (searches answer from the fallback) and reads waiting in the register's
  * politeness queue are released. After REGISTER_BREAKER_RETRY_SECONDS one trial read goes
@@ -54,7 +54,7 @@ const probeContext = new AsyncLocalStorage<true>();
 @Injectable()
 export class RegisterBreaker {
   private readonly logger = new Logger(RegisterBreaker.name);
-  private readonly entries = new Map<CountryCode, Entry>();
+  private readonly entries = new Map<SourceId, Entry>();
 
   constructor(
     private readonly config: AppConfig,
@@ -67,7 +67,7 @@ export class RegisterBreaker {
   }
 
   /** The breaker while it refuses reads; null when a read may go out (closed, or due for its trial). */
-  openState(country: CountryCode): OpenBreaker | null {
+  openState(country: SourceId): OpenBreaker | null {
     const e = this.entry(country);
     if (!e.open) return null;
     if (!e.trialInFlight && this.clock.now().getTime() - e.open.openedAt >= this.retryMs) return null;
@@ -78,7 +78,7 @@ export class RegisterBreaker {
    * Asks to send one request: throws RegisterUnreachableError when the breaker refuses it;
    * returns whether this request is the half-open trial.
    */
-  admit(country: CountryCode): { trial: boolean } {
+  admit(country: SourceId): { trial: boolean } {
     if (probeContext.getStore()) return { trial: false };
     const e = this.entry(country);
     if (!e.open) return { trial: false };
@@ -89,7 +89,7 @@ export class RegisterBreaker {
   }
 
   /** Outcome of a request that went out: anything the register answered closes the breaker. */
-  record(country: CountryCode, error: unknown, trial: boolean): void {
+  record(country: SourceId, error: unknown, trial: boolean): void {
     const e = this.entry(country);
     if (trial) e.trialInFlight = false;
     const failure =
@@ -117,8 +117,16 @@ export class RegisterBreaker {
     }
   }
 
+  /**
+   * A request its caller gave up on before the answer (a deadline of its own, shorter than the
+   * register timeout): it says nothing of the register, and ends the trial it may have been.
+   */
+  abandon(country: SourceId, trial: boolean): void {
+    if (trial) this.entry(country).trialInFlight = false;
+  }
+
   /** Called when the breaker opens (reads waiting in the politeness queue give up). */
-  onOpen(country: CountryCode, listener: (open: OpenBreaker) => void): () => void {
+  onOpen(country: SourceId, listener: (open: OpenBreaker) => void): () => void {
     const e = this.entry(country);
     e.listeners.add(listener);
     return () => e.listeners.delete(listener);
@@ -136,7 +144,7 @@ export class RegisterBreaker {
     };
   }
 
-  private entry(country: CountryCode): Entry {
+  private entry(country: SourceId): Entry {
     let e = this.entries.get(country);
     if (!e) this.entries.set(country, (e = { failures: 0, trialInFlight: false, listeners: new Set() }));
     return e;

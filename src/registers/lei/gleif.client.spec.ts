@@ -221,6 +221,38 @@ describe('GleifClient (against a fake GLEIF on loopback replaying recorded answe
     });
   });
 
+  describe('lookupNumbers', () => {
+    it('says the numbers it did not map are known to have no LEI when GLEIF answered in full', async () => {
+      gleif.get('/lei-records', { fixture: TWELVE });
+      const found = await client.lookupNumbers('GB', ['04366849', '09999999'], 2_000);
+      expect(found).toEqual({ leis: new Map([['04366849', SHELL_LEI]]), known: true });
+    });
+
+    it('knows nothing of the others from an answer cut by paging, a failure or a timeout', async () => {
+      const page = JSON.parse(fixture(TWELVE));
+      page.meta.pagination.total = 250; // a first page of more
+      gleif.get('/lei-records', { body: JSON.stringify(page), headers: { 'Content-Type': 'application/json' } });
+      expect(await client.lookupNumbers('GB', ['04366849'], 2_000)).toEqual({ leis: new Map(), known: false });
+      gleif.get('/lei-records', { status: 503, body: '' });
+      expect(await client.lookupNumbers('GB', ['04366849'], 2_000)).toEqual({ leis: new Map(), known: false });
+      gleif.get('/lei-records', { fixture: TWELVE, delayMs: 400 });
+      expect(await client.lookupNumbers('GB', ['04366849'], 100)).toEqual({ leis: new Map(), known: false });
+    });
+
+    it('knows without a request that numbers of no register GLEIF links have none', async () => {
+      expect(await client.lookupNumbers('GB', ['Shell plc'], 2_000)).toEqual({ leis: new Map(), known: true });
+      expect(gleif.requests).toHaveLength(0);
+    });
+
+    it('goes through the lookup client when one is given', async () => {
+      gleif.get('/lei-records', { fixture: TWELVE });
+      const split = new GleifClient(axios.create({ baseURL: 'http://127.0.0.1:9' }), {
+        lookupHttp: axios.create({ baseURL: gleif.url }),
+      });
+      expect((await split.lookupNumbers('GB', ['04366849'], 2_000)).leis.get('04366849')).toBe(SHELL_LEI);
+    });
+  });
+
   describe('probe', () => {
     it('reads the probe record and answers its HTTP status', async () => {
       gleif.get(`/lei-records/${GLEIF_PROBE_LEI}`, { fixture: SHELL });

@@ -4,7 +4,7 @@ import { jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { parseGleifErrors, parseLeiRecordDocument } from './gleif-parsers';
 import type { LeiRecord } from './lei-record';
-import { leiFilterFor, parseLeiMapping } from './lei-authorities';
+import { leiFilterFor, parseLeiMappingPage } from './lei-authorities';
 import { validateLei } from './lei.identifier';
 
 /** Shell plc: a long-lived, fully corroborated record (recorded), cheap to read. */
@@ -20,6 +20,20 @@ export interface GleifClientOptions {
   webUrl?: string;
   /** The client probes go through (the probe timeout, no retries); the main one otherwise. */
   probeHttp?: AxiosInstance;
+  /** The client batched number lookups go through (no retries: the caller's deadline is short); the main one otherwise. */
+  lookupHttp?: AxiosInstance;
+}
+
+/** What one batched lookup learnt. */
+export interface LeiNumbersLookup {
+  /** The numbers as given → their LEI. */
+  leis: Map<string, string>;
+  /**
+   * true when GLEIF answered in full (or no request was needed): a number given and not in
+   * `leis` has no LEI to show. false when the lookup failed, timed out or was cut by paging:
+   * nothing is known of the numbers not in `leis`.
+   */
+  known: boolean;
 }
 
 /**
@@ -30,6 +44,7 @@ export class GleifClient {
   private readonly logger = new Logger(GleifClient.name);
   private readonly clock: { now(): Date };
   private readonly probeHttp: AxiosInstance;
+  private readonly lookupHttp: AxiosInstance;
 
   constructor(
     private readonly http: AxiosInstance,
@@ -37,6 +52,7 @@ export class GleifClient {
   ) {
     this.clock = options.clock ?? { now: () => new Date() };
     this.probeHttp = options.probeHttp ?? http;
+    this.lookupHttp = options.lookupHttp ?? http;
   }
 
   /**
@@ -60,14 +76,20 @@ export class GleifClient {
    * never wrong), and logs why.
    */
   async mapNumbers(country: string, numbers: readonly string[], timeoutMs: number): Promise<Map<string, string>> {
+    return (await this.lookupNumbers(country, numbers, timeoutMs)).leis;
+  }
+
+  /** mapNumbers, also saying whether what it did not map is known to have no LEI (see LeiNumbersLookup). */
+  async lookupNumbers(country: string, numbers: readonly string[], timeoutMs: number): Promise<LeiNumbersLookup> {
     let filter: ReturnType<typeof leiFilterFor>;
     try {
       filter = leiFilterFor(country, numbers);
     } catch (err) {
       this.logger.warn(`LEIs of ${country} numbers not looked up: ${(err as Error).message}`);
-      return new Map();
+      return { leis: new Map(), known: false };
     }
-    if (!filter) return new Map();
+    // No number of a register GLEIF links: no request, and nothing to find.
+    if (!filter) return { leis: new Map(), known: true };
     const batch = filter;
 
     const abort = new AbortController();
@@ -79,29 +101,30 @@ export class GleifClient {
       }, timeoutMs);
     });
     // The request settles into a value either way, so that losing the race leaves no unhandled rejection.
-    const answer = this.http
+    const answer = this.lookupHttp
       .get('/lei-records', {
         params: batch.params,
         headers: ACCEPT,
-        timeout: timeoutMs,
+        // The deadline above aborts the request: a GLEIF slower than this caller's wait is not
+        // "unreachable" (its breaker is not told), it is only too slow for this response.
         signal: abort.signal,
         validateStatus: (s) => s === 200,
       })
-      .then((res) => ({ mapped: parseLeiMapping(jsonBody(res, 'GLEIF'), batch) }))
+      .then((res) => ({ mapped: parseLeiMappingPage(jsonBody(res, 'GLEIF'), batch) }))
       .catch((err: unknown) => ({ failed: gleifError(err) }));
     try {
       const outcome = await Promise.race([answer, deadline]);
       if (outcome === 'timeout') {
         this.logger.warn(`LEIs of ${batch.wanted.size} ${country} numbers not shown: GLEIF took over ${timeoutMs} ms`);
-        return new Map();
+        return { leis: new Map(), known: false };
       }
       if ('failed' in outcome) {
         const e = outcome.failed;
         const reason = e.errorClass === 'timeout' ? `GLEIF took over ${timeoutMs} ms` : `${e.errorClass}: ${e.message}`;
         this.logger.warn(`LEIs of ${batch.wanted.size} ${country} numbers not shown: ${reason}`);
-        return new Map();
+        return { leis: new Map(), known: false };
       }
-      return outcome.mapped;
+      return { leis: outcome.mapped.leis, known: outcome.mapped.complete };
     } finally {
       clearTimeout(timer);
     }

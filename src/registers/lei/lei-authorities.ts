@@ -353,10 +353,22 @@ const mappingPage = z.object({
  * outrank could be on the next page. A body that is not a list of records throws UpstreamError.
  */
 export function parseLeiMapping(body: unknown, filter: LeiFilter): Map<string, string> {
+  return parseLeiMappingPage(body, filter).leis;
+}
+
+/**
+ * parseLeiMapping, saying whether the answer was whole (`complete`): then a number it does not
+ * map has no LEI to show (none, or no single best one), and may be remembered as such; an
+ * answer cut by paging says nothing of the numbers it does not map.
+ */
+export function parseLeiMappingPage(
+  body: unknown,
+  filter: LeiFilter,
+): { leis: Map<string, string>; complete: boolean } {
   const page = mappingPage.safeParse(body);
   if (!page.success) throw UpstreamError.invalidResponse('GLEIF sent a body that is not a list of LEI records');
   const mapped = new Map<string, string>();
-  if (page.data.meta.pagination.total > page.data.data.length) return mapped;
+  if (page.data.meta.pagination.total > page.data.data.length) return { leis: mapped, complete: false };
 
   const link = COUNTRY_LINKS[filter.country];
   const best = new Map<string, { rank: number; leis: Set<string> }>();
@@ -378,5 +390,5 @@ export function parseLeiMapping(body: unknown, filter: LeiFilter): Map<string, s
     const [lei] = leis;
     for (const given of filter.wanted.get(number) ?? []) mapped.set(given, lei);
   }
-  return mapped;
+  return { leis: mapped, complete: true };
 }

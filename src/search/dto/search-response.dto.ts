@@ -59,6 +59,13 @@ export class CompanyResultDto {
   @ApiProperty({ type: RecordSourceDto }) source: RecordSourceDto;
   @ApiPropertyOptional({
     description:
+      'The company’s Legal Entity Identifier, where GLEIF’s Global LEI Index maps this registration number (by the register’s registration authority code and the number) to one LEI: an issued one first, a lapsed one otherwise, never an annulled or duplicate one. Absent when GLEIF has none, maps the number to no single LEI, or did not answer within LEI_LOOKUP_TIMEOUT_MS — absent, never wrong. The LEI record itself: GET /api/public/v1/lei/{lei}.',
+    example: '21380068P1DRHMJ8KU70',
+    pattern: '^[A-Z0-9]{18}[0-9]{2}$',
+  })
+  lei?: string;
+  @ApiPropertyOptional({
+    description:
       'Register-specific facts (e.g. DK `reklamebeskyttet`: the company must not be used for marketing; AU `acn`).',
     type: 'object',
     additionalProperties: true,

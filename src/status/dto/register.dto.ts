@@ -54,8 +54,58 @@ export class RegisterDto {
   @ApiProperty({ type: LiveSourceDto }) liveSource: LiveSourceDto;
 }
 
+/**
+ * An index the service reads beside the registers (GLEIF's LEI index): no country's register,
+ * no search and no fallback dataset, but probed and described like one.
+ */
+export class IndexDto {
+  @ApiProperty({
+    enum: ['LEI'],
+    description: 'The index: LEI is GLEIF’s Global LEI Index (GET /api/public/v1/lei/{lei}).',
+    example: 'LEI',
+  })
+  id: 'LEI';
+  @ApiProperty({ example: 'GLEIF Global LEI Index' }) name: string;
+  @ApiProperty({ example: 'GLEIF' }) short: string;
+  @ApiProperty({ format: 'uri', description: 'The index’s official address.' }) officialUrl: string;
+  @ApiProperty({ format: 'uri', description: 'The index’s own terms of use, which callers must also respect.' })
+  reuseTermsUrl: string;
+  @ApiProperty({ description: 'The licence those terms state.', example: 'CC0 1.0' }) licence: string;
+  @ApiProperty({
+    enum: REGISTER_STATUSES,
+    description:
+      'From its probes, as a register’s: live, or degraded since a probe failed (live again after 2 successful probes in a row). Never paused. A degraded index changes no register’s status: search results and lookups then come without `lei`, and /lei/{lei} may answer upstream_error.',
+  })
+  status: RegisterStatus;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the status is not live.' }) statusReason:
+    string | null;
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'When the status last changed (ISO 8601 UTC); null before the first probe.',
+  })
+  statusChangedAt: string | null;
+  @ApiProperty({
+    type: ProvidesDto,
+    description: 'An index provides none of the registers’ capabilities (so a `provides` filter leaves it out).',
+  })
+  provides: ProvidesDto;
+  @ApiProperty({ type: LiveSourceDto, description: 'Kind `lei_index`: read live from GLEIF’s own API.' })
+  liveSource: LiveSourceDto;
+  @ApiProperty({ description: 'The path that reads one record of the index.', example: '/api/public/v1/lei/{lei}' })
+  lookupPath: string;
+}
+
 export class RegisterListDto {
   @ApiProperty({ example: '1.0.0' }) apiVersion: string;
-  @ApiProperty({ type: 'integer', description: 'Number of registers in the list.' }) count: number;
+  @ApiProperty({ type: 'integer', description: 'Number of registers in the list (indexes not counted).' })
+  count: number;
   @ApiProperty({ type: [RegisterDto] }) registers: RegisterDto[];
+  @ApiProperty({
+    type: [IndexDto],
+    description:
+      'Indexes the service reads beside the registers (GLEIF’s LEI index), with their health; the same filters apply.',
+  })
+  indexes: IndexDto[];
 }

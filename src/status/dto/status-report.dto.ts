@@ -58,8 +58,8 @@ export class LastProbeDto {
   errorClass: string | null;
 }
 
-export class RegisterStatusReportDto {
-  @ApiProperty({ example: 'NO' }) country: string;
+/** The health of a register, or of the LEI index, from its probes. */
+export class HealthReportDto {
   @ApiProperty() name: string;
   @ApiProperty() short: string;
 
@@ -101,10 +101,30 @@ export class RegisterStatusReportDto {
   daily: DailyUptimeDto[];
 }
 
+export class RegisterStatusReportDto extends HealthReportDto {
+  @ApiProperty({ example: 'NO', description: 'ISO 3166-1 alpha-2 code of the register’s country.' }) country: string;
+}
+
+export class IndexStatusReportDto extends HealthReportDto {
+  @ApiProperty({
+    enum: ['LEI'],
+    description:
+      'The index: LEI is GLEIF’s Global LEI Index, read by GET /api/public/v1/lei/{lei} and for the `lei` of search results and company lookups. Its health never changes a register’s.',
+    example: 'LEI',
+  })
+  id: 'LEI';
+}
+
 export class StatusReportDto {
   @ApiProperty({ example: '1.0.0' }) apiVersion: string;
   @ApiProperty({ format: 'date-time', description: 'When this report was computed.' }) generatedAt: string;
   @ApiProperty({ type: 'integer', description: 'Seconds between two probes of one register.' })
   probeIntervalSeconds: number;
   @ApiProperty({ type: [RegisterStatusReportDto] }) registers: RegisterStatusReportDto[];
+  @ApiProperty({
+    type: [IndexStatusReportDto],
+    description:
+      'Indexes the service reads beside the registers, probed the same way: GLEIF’s LEI index. Not registers: their health does not change any register’s status.',
+  })
+  indexes: IndexStatusReportDto[];
 }

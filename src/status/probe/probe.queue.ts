@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { COUNTRY_CODES } from '../../registers/registers';
+import { SOURCE_IDS } from '../../registers/source-id';
 import type { QueueDefinition } from '../../platform/jobs/queue-definition';
 
 export const probeJobSchema = z.object({
-  country: z.enum(COUNTRY_CODES),
+  /** The register's country code, or LEI for GLEIF's index. */
+  country: z.enum(SOURCE_IDS),
   /** ISO timestamp of the slot's start. */
   slotStart: z.string().datetime(),
 });

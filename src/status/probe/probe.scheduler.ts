@@ -5,6 +5,7 @@ import { JobQueueUnavailableError } from '../../platform/jobs/job-queue';
 import { Clock } from '../../platform/clock';
 import { ConnectorRegistry } from '../../registers/connector-registry';
 import { REGISTER_TABLE } from '../../registers/registers';
+import { LEI_INDEX } from '../../registers/source-id';
 import { RegisterStatusService } from '../register-status.service';
 import { ProbeQueue } from './probe-queue.service';
 import { ProbeService } from './probe.service';
@@ -13,7 +14,7 @@ import { ProbeService } from './probe.service';
 const TICK_MAX_MS = 15_000;
 
 /**
- * Enqueues one probe job per register per slot, with a deterministic job id so that any
+ * Enqueues one probe job per register (and one for the LEI index) per slot, with a deterministic job id so that any
  * number of workers enqueue each slot once. It only enqueues; ProbeProcessor probes. Worker only.
  */
 @Injectable()
@@ -51,5 +52,7 @@ export class ProbeScheduler implements OnApplicationBootstrap {
       if (this.connectors.pauseReason(country)) continue;
       await this.queue.enqueue(country, slotStart);
     }
+    // GLEIF's index, probed like a register (never paused: it needs no credential).
+    await this.queue.enqueue(LEI_INDEX, slotStart);
   }
 }

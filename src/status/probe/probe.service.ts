@@ -4,6 +4,9 @@ import { AppConfig } from '../../platform/config/app-config';
 import { Clock } from '../../platform/clock';
 import { RegisterBreaker } from '../../registers/client/register-breaker';
 import { ConnectorRegistry } from '../../registers/connector-registry';
+import { GleifClient } from '../../registers/lei/gleif.client';
+import { LEI_DEFINITION } from '../../registers/lei/lei.definition';
+import { LEI_INDEX, type SourceId } from '../../registers/source-id';
 import { UpstreamError } from '../../registers/upstream-error';
 import { ProbeEntity } from '../probe.entity';
 import { RegisterStatusService } from '../register-status.service';
@@ -22,6 +25,7 @@ export class ProbeService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly breaker: RegisterBreaker,
+    private readonly gleif: GleifClient,
   ) {}
 
   /** Start of the slot `at` falls in: slots are PROBE_INTERVAL_SECONDS long, aligned to the epoch. */
@@ -32,7 +36,7 @@ export class ProbeService {
 
   async run(job: ProbeJob): Promise<void> {
     const { country } = job;
-    if (this.connectors.pauseReason(country)) return;
+    if (country !== LEI_INDEX && this.connectors.pauseReason(country)) return;
     // Claim the slot: whichever worker inserts the row probes; any other finds it taken.
     const claimed: Array<{ id: number }> = await this.dataSource.query(
       `INSERT INTO probe (country, slot_start, started_at) VALUES ($1, $2, $3)
@@ -40,14 +44,14 @@ export class ProbeService {
       [country, new Date(job.slotStart), this.clock.now()],
     );
     if (claimed.length === 0) return;
-    const connector = this.connectors.get(country);
+    const target = this.target(country);
     const started = performance.now();
     let httpStatus: number | null;
     let failure: UpstreamError | null = null;
     try {
       httpStatus = (
         await withTimeout(
-          this.breaker.asProbe(() => connector.probe()),
+          this.breaker.asProbe(() => target.probe()),
           this.config.probe.timeoutMs,
         )
       ).httpStatus;
@@ -64,16 +68,28 @@ export class ProbeService {
       errorClass: failure?.errorClass ?? null,
       errorMessage: failure?.message ?? null,
     });
-    const source = connector.source();
     await this.statuses.update(country, (previous) =>
       nextState(previous, {
         ok: failure === null,
         failure: failure ? `${failure.errorClass}: ${failure.message}` : undefined,
-        isMirror: !source.official,
-        mirrorDescription: source.description,
+        isMirror: !target.official,
+        mirrorDescription: target.description,
       }),
     );
     if (failure) this.logger.warn(`probe ${country} failed: ${failure.errorClass} (${failure.message})`);
+  }
+
+  /** What a probe of `source` reads: its connector's probe, or GLEIF's (one known LEI record). */
+  private target(source: SourceId): {
+    probe(): Promise<{ httpStatus: number }>;
+    official: boolean;
+    description: string;
+  } {
+    if (source === LEI_INDEX)
+      return { probe: () => this.gleif.probe(), official: true, description: LEI_DEFINITION.name };
+    const connector = this.connectors.get(source);
+    const { official, description } = connector.source();
+    return { probe: () => connector.probe(), official, description };
   }
 }
 

@@ -1,0 +1,62 @@
+import { FakeRegister } from '../../../test/support/fake-register';
+import { ManualClock } from '../../platform/clock';
+import { AppConfig } from '../../platform/config/app-config';
+import { RegistersConfig } from '../register-config';
+import { HttpClientFactory } from './http-client.factory';
+import { RegisterBreaker } from './register-breaker';
+
+describe('HttpClientFactory for the LEI index', () => {
+  const gleif = new FakeRegister();
+  let factory: HttpClientFactory;
+  let breaker: RegisterBreaker;
+
+  beforeAll(async () => {
+    await gleif.start();
+  });
+  afterAll(async () => {
+    factory?.onApplicationShutdown();
+    await gleif.stop();
+  });
+  beforeEach(() => {
+    gleif.reset();
+    const config = AppConfig.fromEnv({});
+    breaker = new RegisterBreaker(config, new ManualClock(new Date('2026-11-22T12:00:00.000Z')));
+    factory = new HttpClientFactory(config, RegistersConfig.fromEnv({ REGISTER_LEI_API_URL: gleif.url }), breaker);
+  });
+
+  it('reads REGISTER_LEI_API_URL with the service’s User-Agent', async () => {
+    gleif.get('/lei-records/X', { body: '{}' });
+    const res = await factory.forRegister('LEI', 'API').get('/lei-records/X');
+    expect(res.status).toBe(200);
+    expect(gleif.requests[0].headers['user-agent']).toMatch(/^RegistryLookup\//);
+    expect(() => factory.forRegister('LEI', 'NOPE')).toThrow(/no NOPE endpoint/);
+  });
+
+  it('sends nothing for a request its caller gave up on while it waited for its turn', async () => {
+    gleif.get('/slow', { body: '{}', delayMs: 300 });
+    const client = factory.forRegister('LEI', 'API', { retries: 0 });
+    // Two at once fill the index's concurrency; the third waits its turn.
+    const first = client.get('/slow');
+    const second = client.get('/slow');
+    const abort = new AbortController();
+    const third = client.get('/slow', { signal: abort.signal }).catch((err: Error) => err);
+    setTimeout(() => abort.abort(), 50); // queued by then
+
+    await Promise.all([first, second]);
+    expect(await third).toMatchObject({ code: 'ERR_CANCELED' });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(gleif.requests).toHaveLength(2);
+  });
+
+  it('does not count requests its caller aborted as the index being unreachable', async () => {
+    gleif.get('/hang', { raw: () => undefined });
+    const client = factory.forRegister('LEI', 'API', { retries: 0 });
+    for (let i = 0; i < 3; i++) {
+      const abort = new AbortController();
+      const pending = client.get('/hang', { signal: abort.signal }).catch((err: Error) => err);
+      setTimeout(() => abort.abort(), 50);
+      expect(await pending).toMatchObject({ code: 'ERR_CANCELED' });
+    }
+    expect(breaker.openState('LEI')).toBeNull();
+  });
+});
