@@ -9,6 +9,7 @@ jest.setTimeout(180_000);
 const SEED = 20261122;
 const REST_RUNS = 2_000;
 const MCP_RUNS = 1_000;
+const ACCOUNT_RUNS = 1_000;
 const TIMEOUT_MS = 15_000;
 
 interface Generated {
@@ -154,6 +155,68 @@ const mcpRequest: fc.Arbitrary<Generated> = fc.record({
   ),
 });
 
+// The audit's cases: a NUL anywhere in text, instants no engine stores, cursors that decode to them.
+const nasty = fc.oneof(
+  hostile,
+  fc.constantFrom('\u0000', 'a\u0000b', 'tail\u0000', '\u0000'.repeat(3)),
+  fc.string({ maxLength: 30 }).map((s) => `${s}\u0000${s}`),
+);
+const instant = fc.oneof(
+  fc.constantFrom(
+    '0000-01-01T00:00:00Z',
+    '1969-12-31T23:59:59Z',
+    '9999-12-31T23:59:59Z',
+    '+010000-01-01T00:00:00Z',
+    '-271821-04-20T00:00:00Z',
+    '-100000-01-01T00:00:00.000Z',
+    '2026-02-30T00:00:00Z',
+    '2026-11-23T10:00:00+25:00',
+    '2026-11-23',
+    'now',
+  ),
+  fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((d) => d.toISOString()),
+  hostile,
+);
+const cursor = fc.oneof(
+  fc
+    .tuple(instant, fc.constantFrom('evt_0123456789012345678901', 'dlv_0123456789012345678901', 'x'))
+    .map(([t, id]) => Buffer.from(JSON.stringify([t, id])).toString('base64url')),
+  raw,
+);
+const accountRequest: fc.Arbitrary<Generated> = fc.oneof(
+  fc
+    .record({
+      url: fc.constantFrom('https://example.com/hook', 'http://127.0.0.1/x'),
+      description: nasty,
+      events: fc.oneof(fc.constant(undefined), fc.array(nasty, { maxLength: 2 })),
+    })
+    .map((b) => ({ method: 'POST', path: '/api/v1/webhook-endpoints', body: JSON.stringify(b) })),
+  fc.record({ name: nasty }).map((b) => ({ method: 'POST', path: '/api/v1/account/keys', body: JSON.stringify(b) })),
+  fc
+    .record({ useCase: nasty, countries: fc.array(nasty, { maxLength: 2 }), events: fc.array(nasty, { maxLength: 2 }) })
+    .map((b) => ({ method: 'POST', path: '/api/v1/access-requests', body: JSON.stringify(b) })),
+  fc
+    .record({ country: nasty, registrationNumber: nasty })
+    .map((b) => ({ method: 'POST', path: '/api/v1/watches', body: JSON.stringify(b) })),
+  fc
+    .tuple(
+      fc.constantFrom('/api/v1/events', '/api/v1/watches', '/api/v1/webhook-endpoints/ENDPOINT/deliveries'),
+      instant,
+      instant,
+      cursor,
+    )
+    .map(([path, since, until, c]) => ({
+      method: 'GET',
+      path: `${path}?since=${encodeURIComponent(since)}&until=${encodeURIComponent(until)}&cursor=${encodeURIComponent(c)}`,
+    })),
+  fc
+    .record({ since: instant, until: fc.oneof(fc.constant(undefined), instant) })
+    .map((b) => ({ method: 'POST', path: '/api/v1/webhook-endpoints/ENDPOINT/replay', body: JSON.stringify(b) })),
+  fc
+    .record({ description: nasty })
+    .map((b) => ({ method: 'PATCH', path: '/api/v1/webhook-endpoints/ENDPOINT', body: JSON.stringify(b) })),
+);
+
 async function send(app: TestApp, r: Generated): Promise<{ status: number; type: string; text: string }> {
   const withBody = r.body !== undefined && r.method !== 'GET' && r.method !== 'HEAD';
   const res = await fetch(app.url + r.path, {
@@ -198,6 +261,15 @@ function parse(text: string): any {
   }
 }
 
+async function signUpKey(app: TestApp): Promise<string> {
+  const res = await fetch(`${app.url}/api/v1/accounts`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'fuzz@example.com' }),
+  });
+  return ((await res.json()) as { apiKey: string }).apiKey;
+}
+
 function checkProblem(a: { status: number; type: string; text: string }): string | null {
   if (!a.type.startsWith('application/problem+json')) return `status ${a.status} with ${a.type || 'no content type'}`;
   const body = parse(a.text);
@@ -209,7 +281,14 @@ function checkProblem(a: { status: number; type: string; text: string }): string
 describe(`fuzz (seed ${SEED}): no 500, no hang, always a problem document or a JSON-RPC answer`, () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ env: { DATASET_SEED: 'true', RATE_LIMIT_ALLOWLIST: '127.0.0.1, ::1' } });
+    app = await startTestApp({
+      env: {
+        DATASET_SEED: 'true',
+        RATE_LIMIT_ALLOWLIST: '127.0.0.1, ::1',
+        ACCOUNT_RATE_LIMIT_PER_HOUR: '100000',
+        WEBHOOK_TARGET_ALLOWLIST: '127.0.0.0/8',
+      },
+    });
   });
   afterAll(() => app.close());
 
@@ -221,6 +300,28 @@ describe(`fuzz (seed ${SEED}): no 500, no hang, always a problem document or a J
       if (r.method === 'HEAD') return a.text === '' ? null : 'HEAD with a body';
       if (a.status >= 400) return checkProblem(a);
       if (!a.type.startsWith('application/json') || parse(a.text) === undefined) return `${a.status} that is not JSON`;
+      return null;
+    });
+    expect(failures).toEqual([]);
+  });
+
+  it(`${ACCOUNT_RUNS} generated account API requests: NUL characters, unstorable instants, forged cursors`, async () => {
+    const key = await signUpKey(app);
+    const endpoint = await fetch(`${app.url}/api/v1/webhook-endpoints`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 'https://example.com/hook' }),
+    });
+    const endpointId = ((await endpoint.json()) as { id: string }).id;
+    const requests = fc.sample(accountRequest, { seed: SEED, numRuns: ACCOUNT_RUNS }).map((r) => ({
+      ...r,
+      path: r.path.replace('ENDPOINT', endpointId),
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    }));
+    const failures = await run(app, requests, (_r, a) => {
+      if (a.status >= 500) return `status ${a.status}: ${a.text.slice(0, 200)}`;
+      if (a.status >= 400) return checkProblem(a);
+      if (a.status !== 204 && parse(a.text) === undefined) return `${a.status} that is not JSON`;
       return null;
     });
     expect(failures).toEqual([]);

@@ -356,7 +356,7 @@ describe('GLEIF LEI index, end to end', () => {
   it('documents the route, its new error and the lei field in the OpenAPI document', async () => {
     const { body } = await get('/api/public/v1/openapi.json');
     const op = body.paths['/api/public/v1/lei/{lei}'].get;
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '429', '500', '502']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '404', '406', '429', '500', '502', '503']);
     expect(JSON.stringify(op.responses['404'])).toContain('lei_not_found');
     expect(op.security).toEqual([]);
     expect(body.components.schemas.CompanyResultDto.properties.lei).toMatchObject({ type: 'string' });

@@ -51,6 +51,12 @@ export function lanedPg(publicShare: PoolShare): typeof pg {
       });
     }
 
+    /** A statement on a connection of the lane's share, checked out and released around it (pg's Pool.query). */
+    query(...args: unknown[]): unknown {
+      const pool = currentLane() === 'public' ? this.reserved : this.general;
+      return (pool.query as (...a: unknown[]) => unknown).apply(pool, args);
+    }
+
     end(callback?: (err?: Error) => void): Promise<void> | void {
       const ending = Promise.all([this.general.end(), this.reserved.end()]).then(() => undefined);
       if (!callback) return ending;
