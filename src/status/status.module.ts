@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { ProbeStore } from './probe-store';
 import { ProbeService } from './probe/probe.service';
 import { RegisterListResponse } from './register-list-response';
+import { RegisterStateStore } from './register-state-store';
 import { RegisterStatusService } from './register-status.service';
 import { RegistersController } from './registers.controller';
 import { RegistersService } from './registers.service';
@@ -14,7 +16,15 @@ import { StatusController } from './status.controller';
  */
 @Module({
   controllers: [StatusController, RegistersController],
-  providers: [RegisterStatusService, ProbeService, StatusReportService, RegistersService, RegisterListResponse],
+  providers: [
+    ProbeStore,
+    RegisterStateStore,
+    RegisterStatusService,
+    ProbeService,
+    StatusReportService,
+    RegistersService,
+    RegisterListResponse,
+  ],
   exports: [RegisterStatusService, ProbeService, StatusReportService, RegistersService, RegisterListResponse],
 })
 export class StatusModule {}
