@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { CompanyRecord, SourceKind, STATUS_CATEGORIES, StatusCategory } from '../registers/connector';
 import { COUNTRY_CODES, CountryCode, findRegister, isCountryCode } from '../registers/registers';
 import { REGISTERS } from '../registers/registers';
+import { DatasetImportStore } from './import/dataset-import-store';
 import { normalizeName } from './normalize-name';
 import {
   estimateDensity,
@@ -68,6 +69,7 @@ export class DatasetService {
   private readonly infoCache = new Map<CountryCode, { at: number; info: DatasetInfo }>();
 
   private readonly dictionaries: WordDictionaries;
+  private readonly imports: DatasetImportStore;
 
   /** Loads every country's word dictionary in the background, so that no first search waits for it. */
   onApplicationBootstrap(): void {
@@ -76,6 +78,7 @@ export class DatasetService {
 
   constructor(private readonly dataSource: DataSource) {
     this.dictionaries = new WordDictionaries(dataSource);
+    this.imports = new DatasetImportStore(dataSource);
   }
 
   /** By registration number, or by one of the other numbers of a company (an ACN, a BN9). */
@@ -228,33 +231,16 @@ export class DatasetService {
   private async readDatasetInfo(cc: CountryCode): Promise<DatasetInfo | null> {
     const any = (await this.dataSource.query(`SELECT 1 FROM company WHERE country = $1 LIMIT 1`, [cc])) as unknown[];
     if (any.length === 0) return null;
-    const imports = (await this.dataSource.query(
-      `(SELECT 'done' AS kind, dataset_name, produced_at, dataset_rows AS rows, file_name, started_at, rows_read FROM dataset_import
-        WHERE country = $1 AND status = 'done' ORDER BY finished_at DESC, id DESC LIMIT 1)
-       UNION ALL
-       (SELECT status, dataset_name, produced_at, NULL, file_name, started_at, rows_read FROM dataset_import
-        WHERE country = $1 AND status IN ('done', 'interrupted') ORDER BY started_at DESC, id DESC LIMIT 1)`,
-      [cc],
-    )) as Array<{
-      kind: string;
-      dataset_name: string;
-      produced_at: Date | string;
-      rows: number | string | null;
-      file_name: string;
-      started_at: Date | string;
-      rows_read: number | string;
-    }>;
-    const done = imports.find((i) => i.kind === 'done' && i.rows !== null);
-    const newest = imports.find((i) => i.rows === null);
+    const { done, newest } = await this.imports.latest(cc);
     const interrupted =
-      newest?.kind === 'interrupted'
-        ? { fileName: newest.file_name, startedAt: new Date(newest.started_at), recordsRead: Number(newest.rows_read) }
+      newest?.status === 'interrupted'
+        ? { fileName: newest.fileName, startedAt: newest.startedAt, recordsRead: newest.rowsRead }
         : null;
     if (done) {
       return {
-        datasetName: done.dataset_name,
-        producedAt: new Date(done.produced_at),
-        rows: Number(done.rows),
+        datasetName: done.datasetName,
+        producedAt: done.producedAt,
+        rows: done.datasetRows!,
         complete: true,
         interrupted,
       };

@@ -6,6 +6,7 @@ import { CountryCode, REGISTER_TABLE } from '../registers/registers';
 import { LEI_INDEX, SOURCE_IDS, type SourceId } from '../registers/source-id';
 import { RegisterStatus } from './register-status';
 import { RegisterStateEntity } from './register-state.entity';
+import { RegisterStateStore } from './register-state-store';
 import { RegisterStatusTransitionEntity } from './register-status-transition.entity';
 import { StreakState } from './status-rules';
 
@@ -53,6 +54,7 @@ export class RegisterStatusService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly store: RegisterStateStore,
     private readonly connectors: ConnectorRegistry,
     private readonly clock: Clock,
   ) {}
@@ -128,7 +130,7 @@ export class RegisterStatusService {
     for (const { country } of REGISTER_TABLE) {
       const pauseReason = this.connectors.pauseReason(country);
       const after = await this.dataSource.transaction(async (m) => {
-        const stored = await this.lockState(m, country);
+        const stored = await this.store.lock(m, country);
         if (pauseReason && stored?.status !== 'paused') {
           return this.write(m, country, stored, {
             status: 'paused',
@@ -154,7 +156,7 @@ export class RegisterStatusService {
   /** Applies `decide` to the stored state under a row lock and records any transition. */
   async update(country: SourceId, decide: (previous: StreakState | null) => StreakState): Promise<void> {
     const after = await this.dataSource.transaction(async (m) => {
-      const stored = await this.lockState(m, country);
+      const stored = await this.store.lock(m, country);
       const previous = stored && {
         status: stored.status,
         reason: stored.reason,
@@ -168,19 +170,7 @@ export class RegisterStatusService {
   }
 
   async transitions(country: SourceId, limit = 20): Promise<RegisterStatusTransitionEntity[]> {
-    return this.dataSource
-      .getRepository(RegisterStatusTransitionEntity)
-      .find({ where: { country }, order: { at: 'DESC', id: 'DESC' }, take: limit });
-  }
-
-  private async lockState(m: EntityManager, country: SourceId): Promise<RegisterStateEntity | null> {
-    // The row may not exist yet: create it without a status change, then lock it.
-    return m
-      .getRepository(RegisterStateEntity)
-      .createQueryBuilder('s')
-      .setLock('pessimistic_write')
-      .where('s.country = :country', { country })
-      .getOne();
+    return this.store.transitions(country, limit);
   }
 
   private isReadable(
@@ -211,28 +201,18 @@ export class RegisterStatusService {
     let changed = !stored || stored.status !== next.status;
     if (!stored) {
       // Two processes may create the first row at once: the loser's insert is a no-op.
-      const inserted: unknown[] = await m.query(
-        `INSERT INTO register_state (country, status, reason, changed_at, consecutive_failures, consecutive_successes)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (country) DO NOTHING RETURNING country`,
-        [country, next.status, next.reason, now, next.consecutiveFailures, next.consecutiveSuccesses],
-      );
-      changed = inserted.length > 0;
+      changed = await this.store.insertFirst(m, country, next, now);
     } else {
-      await m.getRepository(RegisterStateEntity).update(
-        { country },
-        {
-          status: next.status,
-          reason: next.reason,
-          consecutiveFailures: next.consecutiveFailures,
-          consecutiveSuccesses: next.consecutiveSuccesses,
-          ...(changed ? { changedAt: now } : {}),
-        },
-      );
+      await this.store.update(m, country, next, changed ? now : undefined);
     }
     if (changed) {
-      await m
-        .getRepository(RegisterStatusTransitionEntity)
-        .insert({ country, fromStatus: stored?.status ?? null, toStatus: next.status, reason: next.reason, at: now });
+      await this.store.addTransition(m, {
+        country,
+        fromStatus: stored?.status ?? null,
+        toStatus: next.status,
+        reason: next.reason,
+        at: now,
+      });
     }
     return after;
   }
@@ -241,7 +221,7 @@ export class RegisterStatusService {
     const fresh = this.freshStates();
     if (fresh) return fresh;
     const at = Date.now();
-    const rows = await this.dataSource.getRepository(RegisterStateEntity).find();
+    const rows = await this.store.all();
     this.cache = { at, states: new Map(rows.map((r) => [r.country.trim(), r])) };
     return this.cache.states;
   }

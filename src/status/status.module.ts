@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { GleifModule } from '../registers/lei/gleif.module';
+import { ProbeStore } from './probe-store';
 import { ProbeService } from './probe/probe.service';
 import { RegisterListResponse } from './register-list-response';
+import { RegisterStateStore } from './register-state-store';
 import { RegisterStatusService } from './register-status.service';
 import { RegistersController } from './registers.controller';
 import { RegistersService } from './registers.service';
@@ -16,7 +18,15 @@ import { StatusController } from './status.controller';
 @Module({
   imports: [GleifModule],
   controllers: [StatusController, RegistersController],
-  providers: [RegisterStatusService, ProbeService, StatusReportService, RegistersService, RegisterListResponse],
+  providers: [
+    ProbeStore,
+    RegisterStateStore,
+    RegisterStatusService,
+    ProbeService,
+    StatusReportService,
+    RegistersService,
+    RegisterListResponse,
+  ],
   exports: [RegisterStatusService, ProbeService, StatusReportService, RegistersService, RegisterListResponse],
 })
 export class StatusModule {}

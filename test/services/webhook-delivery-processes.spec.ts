@@ -11,9 +11,14 @@ import { BullJobQueue } from '../../src/platform/jobs/bull-job-queue';
 import { DATABASE_SCHEMA } from '../../src/app/database-schema';
 import { QUEUES } from '../../src/app/queues';
 import { buildDataSourceOptions } from '../../src/platform/database/data-source-options';
+import { AccountGate } from '../../src/events/accounts/account-gate.service';
+import { AccountStore } from '../../src/events/accounts/account-store';
+import { DeliveryLogStore } from '../../src/events/webhooks/delivery/delivery-log-store';
 import { DeliveryQueue } from '../../src/events/webhooks/delivery/delivery-queue.service';
+import { EndpointStore } from '../../src/events/webhooks/endpoints/endpoint-store';
 import { CompanyChangeData } from '../../src/events/webhooks/events/envelope';
 import { EventPublisher } from '../../src/events/webhooks/events/event-publisher.service';
+import { EventStore } from '../../src/events/webhooks/events/event-store';
 import { createTestPostgresDatabase, HAS_SERVICES } from '../support/database';
 import { call, eventually } from '../support/event-side';
 import { runProcess, startProcess, Started, waitForHttp } from '../support/processes';
@@ -115,7 +120,16 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
       ]) as never,
       QUEUES,
     );
-    publisher = new EventPublisher(dataSource, new DeliveryQueue(jobs), new Clock(), config);
+    publisher = new EventPublisher(
+      dataSource,
+      new AccountGate(new AccountStore()),
+      new EndpointStore(dataSource),
+      new EventStore(dataSource),
+      new DeliveryLogStore(dataSource),
+      new DeliveryQueue(jobs),
+      new Clock(),
+      config,
+    );
   });
 
   afterAll(async () => {

@@ -18,7 +18,7 @@ import {
   DetectionEvent,
   EmittedEvent,
 } from '../../src/events/monitoring/events/detection-event-writer';
-import { FeedCursors } from '../../src/events/monitoring/feeds/feed-cursors.service';
+import { FeedCursorStore } from '../../src/events/monitoring/feeds/feed-cursor-store';
 import { FeedPollService } from '../../src/events/monitoring/feeds/feed-poll.service';
 import { MonitoringModule } from '../../src/events/monitoring/monitoring.module';
 import { entityId as entityIdOf } from '../../src/registers/entity-id';
@@ -114,7 +114,7 @@ export async function startDetectionHarness(
   const dataSource = ctx.get(DataSource);
   const statuses = ctx.get(RegisterStatusService);
   const checks = ctx.get(CompanyCheckService);
-  const cursors = ctx.get(FeedCursors);
+  const cursors = ctx.get(FeedCursorStore);
   // Events committed before this process started (a restart on the same database) are not new.
   let seen = Number(
     (await dataSource.query(`SELECT to_regclass('test_detection_event') IS NOT NULL AS t`))[0].t

@@ -10,7 +10,7 @@ import type { AppConfig } from '../../platform/config/app-config';
 import { fixtureText, openDataFile, realEnheter } from '../../../test/support/dataset-fixtures';
 import { dateFromFileName, importDataset, ImportOptions, resolveFormat } from './dataset-importer';
 import { formatImportSummary } from './import-summary';
-import { markInterruptedImports } from './interrupted-imports';
+import { DatasetImportStore } from './dataset-import-store';
 import { BUNDLED_DATASET, seedBundledSample } from '../seed/bundled-sample';
 import { refreshWordCounts } from '../word-counts';
 import { COUNTRY_CODES, REGISTERS } from '../../registers/registers';
@@ -360,7 +360,7 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
     await dataSource.query(
       `UPDATE dataset_import SET status = 'running', finished_at = NULL, heartbeat_at = now() - interval '1 hour', rows_read = 1`,
     );
-    expect(await markInterruptedImports(dataSource)).toBe(1);
+    expect(await new DatasetImportStore(dataSource).markInterrupted()).toBe(1);
     const [log] = (await dataSource.query(`SELECT status, rows_read, error FROM dataset_import`)) as Array<
       Record<string, unknown>
     >;
@@ -579,7 +579,7 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
       await dataSource.query(
         `INSERT INTO dataset_import (country, dataset_name, format, file_name, produced_at, status, heartbeat_at) VALUES ('NO', 'x', 'enheter-json', 'f', now(), 'running', now())`,
       );
-      expect(await markInterruptedImports(dataSource)).toBe(0);
+      expect(await new DatasetImportStore(dataSource).markInterrupted()).toBe(0);
     });
   }
 });

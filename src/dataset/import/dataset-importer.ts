@@ -6,7 +6,7 @@ import type { AppConfig } from '../../platform/config/app-config';
 import type { RegistersConfig } from '../../registers/register-config';
 import { COUNTRY_CODES, CountryCode, findRegister, REGISTERS } from '../../registers/registers';
 import { refreshWordCounts } from '../word-counts';
-import { HEARTBEAT_MS, markInterruptedImports } from './interrupted-imports';
+import { DatasetImportStore, HEARTBEAT_MS } from './dataset-import-store';
 import { CompanyWriter } from './company-writer';
 import { completeRow, Provenance } from './complete-row';
 import { DatasetFormat, formatsOf } from './dataset-formats';
@@ -252,16 +252,18 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
   const skipped = new Tally(0);
   let rows = 0;
   const startedAt = Date.now();
-  await markInterruptedImports(options.dataSource);
-  const importId = await logStart(options.dataSource, country, datasetName, format.id, options.file, producedAt);
+  const log = new DatasetImportStore(options.dataSource);
+  await log.markInterrupted();
+  const importId = await log.start({
+    country,
+    datasetName,
+    format: format.id,
+    fileName: basename(options.file),
+    producedAt,
+  });
   // Says the import is alive (and how far it got) while it runs: what a killed one leaves behind.
   const heartbeat = setInterval(() => {
-    options.dataSource
-      .query(
-        `UPDATE dataset_import SET heartbeat_at = now(), rows_read = $2, rows_rejected = $3 WHERE id = $1 AND status = 'running'`,
-        [importId, rows + rejected.total, rejected.total],
-      )
-      .catch(() => undefined);
+    log.heartbeat(importId, rows + rejected.total, rejected.total).catch(() => undefined);
   }, HEARTBEAT_MS);
   heartbeat.unref();
   const snapshot = () => ({
@@ -329,59 +331,27 @@ export async function importDataset(options: ImportOptions): Promise<ImportSumma
       seconds,
       rowsPerSecond: rows / Math.max(seconds, 0.001),
     };
-    await logFinish(options.dataSource, importId, summary);
+    await log.finish(importId, {
+      producedAt: summary.producedAt,
+      rowsRead: summary.recordsRead,
+      inserted: summary.inserted,
+      updated: summary.updated,
+      unchanged: summary.unchanged,
+      rejected: summary.rejected.total,
+      skipped: summary.skipped.total,
+      datasetRows: summary.datasetRows,
+      rejections: Object.fromEntries(summary.rejected.reasons.map((r) => [r.reason, r.count])),
+    });
     return summary;
   } catch (err) {
     clearInterval(heartbeat);
     progress.stop(snapshot(), true);
     await writer.abort().catch(() => undefined);
-    await logFailure(options.dataSource, importId, rows, rejected.total, err as Error).catch(() => undefined);
+    await log.fail(importId, rows + rejected.total, rejected.total, err as Error).catch(() => undefined);
     throw err;
   } finally {
     clearInterval(heartbeat);
   }
-}
-
-async function logStart(
-  ds: DataSource,
-  country: string,
-  datasetName: string,
-  format: string,
-  file: string,
-  producedAt: Date,
-): Promise<number> {
-  const rows = (await ds.query(
-    `INSERT INTO dataset_import (country, dataset_name, format, file_name, produced_at, status) VALUES ($1, $2, $3, $4, $5, 'running') RETURNING id`,
-    [country, datasetName, format, basename(file), producedAt.toISOString()],
-  )) as Array<{ id: number | string }>;
-  return Number(rows[0].id);
-}
-
-async function logFinish(ds: DataSource, id: number, s: ImportSummary): Promise<void> {
-  await ds.query(
-    `UPDATE dataset_import SET status = 'done', finished_at = now(), produced_at = $2, rows_read = $3, rows_inserted = $4,
-       rows_updated = $5, rows_unchanged = $6, rows_rejected = $7, rows_skipped = $8, dataset_rows = $9, rejections = $10::jsonb
-     WHERE id = $1`,
-    [
-      id,
-      s.producedAt.toISOString(),
-      s.recordsRead,
-      s.inserted,
-      s.updated,
-      s.unchanged,
-      s.rejected.total,
-      s.skipped.total,
-      s.datasetRows,
-      JSON.stringify(Object.fromEntries(s.rejected.reasons.map((r) => [r.reason, r.count]))),
-    ],
-  );
-}
-
-async function logFailure(ds: DataSource, id: number, rows: number, rejectedCount: number, err: Error): Promise<void> {
-  await ds.query(
-    `UPDATE dataset_import SET status = 'failed', finished_at = now(), rows_read = $2, rows_rejected = $3, error = $4 WHERE id = $1`,
-    [id, rows + rejectedCount, rejectedCount, err.message.slice(0, 1000)],
-  );
 }
 
 async function countDatasetRows(ds: DataSource, country: CountryCode, datasetName: string): Promise<number> {

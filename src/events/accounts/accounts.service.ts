@@ -3,27 +3,21 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../platform/clock';
 import { ApiError } from '../../platform/errors/api-error';
 import { isIdOf, randomId } from '../../platform/ids';
-import { queryRows } from '../../platform/database/sql';
+import { AccountStore } from './account-store';
+import { ApiKey, ApiKeyStore } from './api-key-store';
 import { newApiKey } from './api-keys';
 import { AccountDto, ApiKeyDto, NewApiKeyDto, SignupDto } from './dto/account.dto';
 
 /** Active keys an account may hold at once. */
 export const MAX_ACTIVE_KEYS = 20;
 
-interface KeyRow {
-  id: string;
-  name: string | null;
-  prefix: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-}
-
 /** Free accounts and their API keys. */
 @Injectable()
 export class AccountsService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly accounts: AccountStore,
+    private readonly keys: ApiKeyStore,
     private readonly clock: Clock,
   ) {}
 
@@ -31,7 +25,7 @@ export class AccountsService {
     const now = this.clock.now();
     const id = randomId('acct');
     return this.dataSource.transaction(async (m) => {
-      await m.query(`INSERT INTO account (id, email, created_at) VALUES ($1, $2, $3)`, [id, email, now]);
+      await this.accounts.insert(m, { id, email, createdAt: now });
       const created = await this.insertKey(m, id, 'default', now);
       return {
         account: { id, email, createdAt: now.toISOString(), liveDelivery: { enabled: false, since: null } },
@@ -41,38 +35,26 @@ export class AccountsService {
   }
 
   async get(accountId: string): Promise<AccountDto> {
-    const rows: Array<{ id: string; email: string; created_at: Date; live_delivery_since: Date | null }> =
-      await this.dataSource.query(`SELECT id, email, created_at, live_delivery_since FROM account WHERE id = $1`, [
-        accountId,
-      ]);
-    const a = rows[0];
+    const a = await this.accounts.find(this.dataSource.manager, accountId);
     if (!a) throw new ApiError('resource_not_found', 'The account of this key no longer exists.');
     return {
       id: a.id,
       email: a.email,
-      createdAt: a.created_at.toISOString(),
-      liveDelivery: { enabled: a.live_delivery_since !== null, since: a.live_delivery_since?.toISOString() ?? null },
+      createdAt: a.createdAt.toISOString(),
+      liveDelivery: { enabled: a.liveDeliverySince !== null, since: a.liveDeliverySince?.toISOString() ?? null },
     };
   }
 
   async listKeys(accountId: string): Promise<ApiKeyDto[]> {
-    const rows: KeyRow[] = await this.dataSource.query(
-      `SELECT id, name, prefix, created_at, last_used_at, revoked_at FROM api_key WHERE account_id = $1 ORDER BY created_at, id`,
-      [accountId],
-    );
-    return rows.map(toKeyDto);
+    return (await this.keys.listByAccount(accountId)).map(toKeyDto);
   }
 
   async createKey(accountId: string, name: string | undefined): Promise<NewApiKeyDto> {
     const now = this.clock.now();
     return this.dataSource.transaction(async (m) => {
       // The account row lock makes the count exact when two keys are created at once.
-      await m.query(`SELECT id FROM account WHERE id = $1 FOR UPDATE`, [accountId]);
-      const active: Array<{ n: number }> = await m.query(
-        `SELECT count(*)::int AS n FROM api_key WHERE account_id = $1 AND revoked_at IS NULL`,
-        [accountId],
-      );
-      if (active[0].n >= MAX_ACTIVE_KEYS)
+      await this.accounts.lock(m, accountId);
+      if ((await this.keys.countActive(m, accountId)) >= MAX_ACTIVE_KEYS)
         throw new ApiError('conflict', `An account holds at most ${MAX_ACTIVE_KEYS} active keys: revoke one first.`);
       return this.insertKey(m, accountId, name ?? null, now);
     });
@@ -83,47 +65,32 @@ export class AccountsService {
     if (!isIdOf('key', keyId)) throw notFound(keyId);
     const now = this.clock.now();
     return this.dataSource.transaction(async (m) => {
-      await m.query(`SELECT id FROM account WHERE id = $1 FOR UPDATE`, [accountId]);
-      const rows: KeyRow[] = await m.query(
-        `SELECT id, name, prefix, created_at, last_used_at, revoked_at FROM api_key WHERE id = $1 AND account_id = $2`,
-        [keyId, accountId],
-      );
-      if (rows.length === 0) throw notFound(keyId);
-      if (rows[0].revoked_at) return toKeyDto(rows[0]);
-      const active: Array<{ n: number }> = await m.query(
-        `SELECT count(*)::int AS n FROM api_key WHERE account_id = $1 AND revoked_at IS NULL`,
-        [accountId],
-      );
-      if (active[0].n <= 1)
+      await this.accounts.lock(m, accountId);
+      const key = await this.keys.find(m, accountId, keyId);
+      if (!key) throw notFound(keyId);
+      if (key.revokedAt) return toKeyDto(key);
+      if ((await this.keys.countActive(m, accountId)) <= 1)
         throw new ApiError('conflict', 'This is the account’s last active key: create another one before revoking it.');
-      const updated = await queryRows<KeyRow>(
-        m,
-        `UPDATE api_key SET revoked_at = $2 WHERE id = $1 RETURNING id, name, prefix, created_at, last_used_at, revoked_at`,
-        [keyId, now],
-      );
-      return toKeyDto(updated[0]);
+      return toKeyDto(await this.keys.revoke(m, keyId, now));
     });
   }
 
   private async insertKey(m: EntityManager, accountId: string, name: string | null, now: Date): Promise<NewApiKeyDto> {
     const id = randomId('key');
     const { key, prefix, hash } = newApiKey();
-    await m.query(
-      `INSERT INTO api_key (id, account_id, name, prefix, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, accountId, name, prefix, hash, now],
-    );
+    await this.keys.insert(m, { id, accountId, name, prefix, keyHash: hash, createdAt: now });
     return { apiKey: key, key: { id, name, prefix, createdAt: now.toISOString(), lastUsedAt: null, revokedAt: null } };
   }
 }
 
-function toKeyDto(r: KeyRow): ApiKeyDto {
+function toKeyDto(k: ApiKey): ApiKeyDto {
   return {
-    id: r.id,
-    name: r.name,
-    prefix: r.prefix,
-    createdAt: r.created_at.toISOString(),
-    lastUsedAt: r.last_used_at?.toISOString() ?? null,
-    revokedAt: r.revoked_at?.toISOString() ?? null,
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    createdAt: k.createdAt.toISOString(),
+    lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+    revokedAt: k.revokedAt?.toISOString() ?? null,
   };
 }
 

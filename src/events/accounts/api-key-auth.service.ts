@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../platform/clock';
 import { ApiError } from '../../platform/errors/api-error';
+import { ApiKeyStore } from './api-key-store';
 import { isApiKeyShaped, keyMatches, keyPrefix } from './api-keys';
 
 /** Who made an authenticated request. */
@@ -24,7 +24,7 @@ export class ApiKeyAuth {
   private readonly logger = new Logger(ApiKeyAuth.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly keys: ApiKeyStore,
     private readonly clock: Clock,
   ) {}
 
@@ -40,26 +40,16 @@ export class ApiKeyAuth {
       throw unauthorized('The Authorization header must be "Bearer <api key>".', `${REALM}, error="invalid_request"`);
     const key = match[1];
     if (!isApiKeyShaped(key)) throw invalidToken('The API key is malformed.');
-    const rows: Array<{
-      id: string;
-      account_id: string;
-      key_hash: string;
-      revoked_at: Date | null;
-      last_used_at: Date | null;
-    }> = await this.dataSource.query(
-      `SELECT id, account_id, key_hash, revoked_at, last_used_at FROM api_key WHERE prefix = $1`,
-      [keyPrefix(key)],
-    );
-    const row = rows.find((r) => keyMatches(key, r.key_hash));
+    const row = (await this.keys.findByPrefix(keyPrefix(key))).find((k) => keyMatches(key, k.keyHash));
     if (!row) throw invalidToken('The API key is not known.');
-    if (row.revoked_at) throw invalidToken('The API key was revoked.');
+    if (row.revokedAt) throw invalidToken('The API key was revoked.');
     const now = this.clock.now();
-    if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
-      await this.dataSource
-        .query(`UPDATE api_key SET last_used_at = $2 WHERE id = $1`, [row.id, now])
+    if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      await this.keys
+        .markUsed(row.id, now)
         .catch((err: Error) => this.logger.warn(`could not note the use of key ${row.id}: ${err.message}`));
     }
-    return { accountId: row.account_id, keyId: row.id };
+    return { accountId: row.accountId, keyId: row.id };
   }
 }
 

@@ -11,7 +11,8 @@ import { ProbeService } from '../../status/probe/probe.service';
 import { failRegister } from '../../../test/support/fake-registers';
 import { ChangeStreamRunner } from './feeds/change-stream.runner';
 import { ChangeSources } from './feeds/change-sources.service';
-import { FeedCursors } from './feeds/feed-cursors.service';
+import { FeedCursorStore } from './feeds/feed-cursor-store';
+import { SnapshotStore } from './snapshots/snapshot-store';
 import { FeedEntriesService } from './feeds/feed-entries.service';
 import { DetectionEventWriter } from './events/detection-event-writer';
 import { NOTIFICATION_SOURCES } from '../../registers/cz/ares-code-lists';
@@ -382,7 +383,8 @@ describe('GB: the companies stream', () => {
     const r = new ChangeStreamRunner(
       h.dataSource,
       h.ctx.get(ChangeSources),
-      h.ctx.get(FeedCursors),
+      h.ctx.get(FeedCursorStore),
+      h.ctx.get(SnapshotStore),
       h.ctx.get(FeedEntriesService),
       h.ctx.get(RegisterStatusService),
       h.ctx.get(DetectionEventWriter),

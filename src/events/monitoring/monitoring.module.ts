@@ -6,10 +6,12 @@ import { CompanyCheckService } from './checks/company-check.service';
 import { DetectionEventWriter } from './events/detection-event-writer';
 import { RegisterOutageNotifier } from './events/register-outage.notifier';
 import { ChangeSources } from './feeds/change-sources.service';
-import { FeedCursors } from './feeds/feed-cursors.service';
+import { FeedCursorStore } from './feeds/feed-cursor-store';
 import { FeedEntriesService } from './feeds/feed-entries.service';
 import { FeedPollService } from './feeds/feed-poll.service';
 import { ChangeApplier } from './snapshots/change-applier';
+import { SnapshotStore } from './snapshots/snapshot-store';
+import { WatchStore } from './watches/watch-store';
 import { WatchService } from './watches/watch.service';
 import { WatchesController } from './watches/watches.controller';
 
@@ -18,10 +20,12 @@ import { WatchesController } from './watches/watches.controller';
   imports: [StatusModule, AccountsModule, WebhooksModule],
   controllers: [WatchesController],
   providers: [
+    SnapshotStore,
+    WatchStore,
+    FeedCursorStore,
     DetectionEventWriter,
     ChangeApplier,
     ChangeSources,
-    FeedCursors,
     FeedEntriesService,
     FeedPollService,
     CompanyCheckService,
@@ -31,7 +35,8 @@ import { WatchesController } from './watches/watches.controller';
   exports: [
     ChangeApplier,
     ChangeSources,
-    FeedCursors,
+    FeedCursorStore,
+    SnapshotStore,
     FeedEntriesService,
     FeedPollService,
     CompanyCheckService,

@@ -3,14 +3,17 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { DeliveriesController } from './delivery/deliveries.controller';
 import { Deliverer } from './delivery/deliverer.service';
 import { DeliveryLogService } from './delivery/delivery-log.service';
+import { DeliveryLogStore } from './delivery/delivery-log-store';
 import { DeliveryQueue } from './delivery/delivery-queue.service';
 import { DeliveryOutcomes } from './delivery/delivery-outcomes';
 import { DeliveryStore } from './delivery/delivery-store';
+import { EndpointStore } from './endpoints/endpoint-store';
 import { WebhookEndpointsController } from './endpoints/webhook-endpoints.controller';
 import { WebhookEndpointsService } from './endpoints/webhook-endpoints.service';
 import { EventPublisher } from './events/event-publisher.service';
 import { EventsController } from './events/events.controller';
 import { EventsService } from './events/events.service';
+import { EventStore } from './events/event-store';
 import { TestEventSender } from './events/test-event-sender.service';
 import { DnsResolver } from './outbound/dns-resolver';
 import { TargetGuard } from './outbound/target-guard.service';
@@ -24,6 +27,9 @@ import { TargetGuard } from './outbound/target-guard.service';
   imports: [AccountsModule],
   controllers: [WebhookEndpointsController, DeliveriesController, EventsController],
   providers: [
+    EndpointStore,
+    EventStore,
+    DeliveryLogStore,
     DnsResolver,
     TargetGuard,
     DeliveryQueue,

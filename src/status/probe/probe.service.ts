@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../platform/config/app-config';
 import { Clock } from '../../platform/clock';
 import { RegisterBreaker } from '../../registers/client/register-breaker';
@@ -8,7 +7,7 @@ import { GleifClient } from '../../registers/lei/gleif.client';
 import { LEI_DEFINITION } from '../../registers/lei/lei.definition';
 import { LEI_INDEX, type SourceId } from '../../registers/source-id';
 import { UpstreamError } from '../../registers/upstream-error';
-import { ProbeEntity } from '../probe.entity';
+import { ProbeStore } from '../probe-store';
 import { RegisterStatusService } from '../register-status.service';
 import { nextState } from '../status-rules';
 import { ProbeJob } from './probe.queue';
@@ -19,7 +18,7 @@ export class ProbeService {
   private readonly logger = new Logger(ProbeService.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly probes: ProbeStore,
     private readonly connectors: ConnectorRegistry,
     private readonly statuses: RegisterStatusService,
     private readonly config: AppConfig,
@@ -38,12 +37,8 @@ export class ProbeService {
     const { country } = job;
     if (country !== LEI_INDEX && this.connectors.pauseReason(country)) return;
     // Claim the slot: whichever worker inserts the row probes; any other finds it taken.
-    const claimed: Array<{ id: number }> = await this.dataSource.query(
-      `INSERT INTO probe (country, slot_start, started_at) VALUES ($1, $2, $3)
-       ON CONFLICT ON CONSTRAINT probe_one_per_slot DO NOTHING RETURNING id`,
-      [country, new Date(job.slotStart), this.clock.now()],
-    );
-    if (claimed.length === 0) return;
+    const probeId = await this.probes.claimSlot(country, new Date(job.slotStart), this.clock.now());
+    if (probeId === null) return;
     const target = this.target(country);
     const started = performance.now();
     let httpStatus: number | null;
@@ -60,7 +55,7 @@ export class ProbeService {
       httpStatus = failure.httpStatus;
     }
     const latencyMs = Math.round(performance.now() - started);
-    await this.dataSource.getRepository(ProbeEntity).update(claimed[0].id, {
+    await this.probes.finish(probeId, {
       finishedAt: this.clock.now(),
       ok: failure === null,
       latencyMs,

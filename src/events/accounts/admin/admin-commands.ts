@@ -1,6 +1,8 @@
 import type { AdminCommand } from '../../../platform/admin/admin-command';
 import { Clock } from '../../../platform/clock';
-import { AccessRequestAdmin, AccessRequestWithEmail, AdminCommandError } from './access-request-admin.service';
+import { AccessRequestStore, AccessRequestWithEmail } from '../access-request-store';
+import { AccountStore } from '../account-store';
+import { AccessRequestAdmin, AdminCommandError } from './access-request-admin.service';
 
 export interface CommandResult {
   /** Process exit code: 0 done, 1 refused or failed, 2 misused. */
@@ -45,7 +47,7 @@ export async function runAccessRequestCommand(
         const row = await admin.approve(id);
         return {
           code: 0,
-          output: `approved ${row.id}: live events of account ${row.account_id} (${row.email}) are sent from now on`,
+          output: `approved ${row.id}: live events of account ${row.accountId} (${row.email}) are sent from now on`,
         };
       }
       case 'reject': {
@@ -55,7 +57,7 @@ export async function runAccessRequestCommand(
         const row = await admin.reject(id, reason);
         return {
           code: 0,
-          output: `rejected ${row.id} (account ${row.account_id}, ${row.email}): ${row.decision_reason}`,
+          output: `rejected ${row.id} (account ${row.accountId}, ${row.email}): ${row.decisionReason}`,
         };
       }
       default:
@@ -74,7 +76,13 @@ export async function runAccessRequestCommand(
 export const ADMIN_COMMAND: AdminCommand = {
   name: 'admin',
   async run({ argv, dataSource, io }) {
-    const result = await runAccessRequestCommand(argv, new AccessRequestAdmin(dataSource, new Clock()));
+    const admin = new AccessRequestAdmin(
+      dataSource,
+      new AccessRequestStore(dataSource),
+      new AccountStore(),
+      new Clock(),
+    );
+    const result = await runAccessRequestCommand(argv, admin);
     for (const line of result.output.split('\n')) (result.code === 0 ? io.out : io.err)(line);
     return result.code;
   },
@@ -89,9 +97,9 @@ function option(args: readonly string[], name: string): string | undefined {
 
 function describe(r: AccessRequestWithEmail): string {
   return [
-    `${r.id}  ${r.state}  ${r.created_at.toISOString()}  account ${r.account_id} <${r.email}>`,
-    `  countries ${r.countries.join(', ')}; ${r.monthly_volume} events/month; ${r.events.join(', ')}`,
-    `  use case: ${r.use_case.replace(/\s+/g, ' ')}`,
-    ...(r.decision_reason ? [`  reason: ${r.decision_reason}`] : []),
+    `${r.id}  ${r.state}  ${r.createdAt.toISOString()}  account ${r.accountId} <${r.email}>`,
+    `  countries ${r.countries.join(', ')}; ${r.monthlyVolume} events/month; ${r.events.join(', ')}`,
+    `  use case: ${r.useCase.replace(/\s+/g, ' ')}`,
+    ...(r.decisionReason ? [`  reason: ${r.decisionReason}`] : []),
   ].join('\n');
 }

@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../platform/config/app-config';
 import { Clock } from '../../../platform/clock';
-import { returningRows } from '../../../platform/database/returning-rows';
 import { ConnectorRegistry } from '../../../registers/connector-registry';
 import type { CompanyRecord } from '../../../registers/connector';
 import { CountryCode } from '../../../registers/registers';
@@ -11,10 +10,10 @@ import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
 import { DetectionEventWriter } from '../events/detection-event-writer';
 import { ChangeSources } from '../feeds/change-sources.service';
-import { FeedCursorEntity } from '../feeds/feed-cursor.entity';
-import { feedName } from '../feeds/feed-names';
+import { FeedCursorStore } from '../feeds/feed-cursor-store';
 import { ChangeApplier, CheckOutcome } from '../snapshots/change-applier';
 import { CompanySnapshotEntity } from '../snapshots/company-snapshot.entity';
+import { DueSelection, SnapshotStore } from '../snapshots/snapshot-store';
 import { nextSlot } from './check-schedule';
 
 /** How long a claimed company stays reserved for the worker that claimed it. */
@@ -43,6 +42,8 @@ export class CompanyCheckService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly snapshots: SnapshotStore,
+    private readonly cursors: FeedCursorStore,
     private readonly connectors: ConnectorRegistry,
     private readonly statuses: RegisterStatusService,
     private readonly applier: ChangeApplier,
@@ -75,39 +76,13 @@ export class CompanyCheckService {
     const scheduled = this.sources.mode(country) === 'schedule';
     // Confirmations: only companies someone asked company.no_change of (the others are
     // confirmed together by confirmQuiet), and only up to where the feed was read. A company
-    // read longer ago than its feed can vouch for ($7, rereadBefore) is due for a read instead.
-    const which =
-      kind === 'confirm'
-        ? `s.baseline_at IS NOT NULL AND s.read_requested_at IS NULL AND s.next_check_at <= $6
-           AND s.retrieved_at >= $7::timestamptz
-           AND EXISTS (SELECT 1 FROM watch n WHERE n.entity_id = s.entity_id AND n.notify_no_change)`
-        : scheduled
-          ? '(s.next_check_at <= $2 OR s.read_requested_at IS NOT NULL)'
-          : '(s.baseline_at IS NULL OR s.read_requested_at IS NOT NULL OR (s.next_check_at <= $2 AND s.retrieved_at < $6::timestamptz))';
-    const stale = this.staleBefore(country, now);
+    // read longer ago than its feed can vouch for (rereadBefore) is due for a read instead.
     if (kind === 'confirm' && (scheduled || !feedReadUpTo)) return { token, entityIds: [] };
     const upTo = feedReadUpTo && feedReadUpTo < now ? feedReadUpTo : now;
-    const rows = returningRows<{ entity_id: string }>(
-      await this.dataSource.query(
-        `WITH due AS (
-         SELECT s.entity_id FROM company_snapshot s
-         WHERE s.country = $1 AND ${which}
-           AND (s.lease_until IS NULL OR s.lease_until < $2)
-           AND EXISTS (SELECT 1 FROM watch w WHERE w.entity_id = s.entity_id)
-         ORDER BY s.read_requested_at IS NULL, s.baseline_at IS NOT NULL, s.next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       UPDATE company_snapshot c SET lease_token = $4, lease_until = $5 FROM due WHERE c.entity_id = due.entity_id
-       RETURNING c.entity_id`,
-        [
-          country,
-          now,
-          limit,
-          token,
-          new Date(now.getTime() + CHECK_LEASE_MS),
-          ...(kind === 'confirm' ? [upTo, stale] : scheduled ? [] : [stale]),
-        ],
-      ),
-    );
-    return { token, entityIds: rows.map((r) => r.entity_id) };
+    const which: DueSelection = kind === 'confirm' ? { confirmUpTo: upTo } : scheduled ? 'scheduled' : 'feed_read';
+    const lease = { token, until: new Date(now.getTime() + CHECK_LEASE_MS) };
+    const stale = this.staleBefore(country, now);
+    return { token, entityIds: await this.snapshots.claimDue(country, which, limit, lease, now, stale) };
   }
 
   /**
@@ -119,22 +94,13 @@ export class CompanyCheckService {
   async confirmQuiet(country: CountryCode, feedReadUpTo: Date): Promise<number> {
     const now = this.clock.now();
     const upTo = feedReadUpTo < now ? feedReadUpTo : now;
-    const intervalS = this.config.detection.intervalSeconds;
-    const rows = returningRows(
-      await this.dataSource.query(
-        `UPDATE company_snapshot s SET checked_at = $2, check_outcome = 'no_change',
-         check_detail = 'no entry in the register''s change feed up to ' || to_char($3::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-         next_check_at = s.next_check_at + make_interval(secs => $4::double precision * (floor(extract(epoch FROM ($2::timestamptz - s.next_check_at)) / $4) + 1))
-       WHERE s.country = $1 AND s.baseline_at IS NOT NULL AND s.read_requested_at IS NULL AND s.next_check_at <= $3
-         AND (s.lease_until IS NULL OR s.lease_until < $2)
-         AND EXISTS (SELECT 1 FROM watch w WHERE w.entity_id = s.entity_id)
-         AND NOT EXISTS (SELECT 1 FROM watch n WHERE n.entity_id = s.entity_id AND n.notify_no_change)
-         AND s.retrieved_at >= $5::timestamptz
-       RETURNING s.entity_id`,
-        [country, now, upTo, intervalS, this.staleBefore(country, now)],
-      ),
+    return this.snapshots.confirmQuiet(
+      country,
+      upTo,
+      this.config.detection.intervalSeconds,
+      now,
+      this.staleBefore(country, now),
     );
-    return rows.length;
   }
 
   /** rereadBefore as a query parameter: '-infinity' (no company read before it) where the feed is trusted alone. */
@@ -144,11 +110,7 @@ export class CompanyCheckService {
 
   /** Companies of a register held by a lease of this kind now (how much work is in flight). */
   async leasedCount(country: CountryCode, kind: CheckKind = 'read'): Promise<number> {
-    const rows: Array<{ n: number }> = await this.dataSource.query(
-      `SELECT count(*)::int AS n FROM company_snapshot WHERE country = $1 AND lease_token LIKE $3 AND lease_until > $2`,
-      [country, this.clock.now(), `${kind === 'read' ? 'r' : 'c'}.%`],
-    );
-    return rows[0].n;
+    return this.snapshots.leasedCount(country, `${kind === 'read' ? 'r' : 'c'}.`, this.clock.now());
   }
 
   async checkBatch(country: CountryCode, entityIds: string[], token: string): Promise<CheckResult[]> {
@@ -166,22 +128,14 @@ export class CompanyCheckService {
     if (!(await this.statuses.current(country)).readable) return false;
     const now = this.clock.now();
     const token = `r.${randomBytes(9).toString('base64url')}`;
-    const claimed = returningRows(
-      await this.dataSource.query(
-        `UPDATE company_snapshot SET lease_token = $2, lease_until = $3
-       WHERE entity_id = $1 AND baseline_at IS NULL AND (lease_until IS NULL OR lease_until < $4) RETURNING entity_id`,
-        [entityId, token, new Date(now.getTime() + CHECK_LEASE_MS), now],
-      ),
-    );
-    if (claimed.length === 0) return false;
+    const lease = { token, until: new Date(now.getTime() + CHECK_LEASE_MS) };
+    if (!(await this.snapshots.claimForBaseline(entityId, lease, now))) return false;
     const outcome = await this.checkOne(country, entityId, token);
     return outcome === 'baseline';
   }
 
   private async checkOne(country: CountryCode, entityId: string, token: string): Promise<CheckOutcome | 'skipped'> {
-    const snapshot = await this.dataSource
-      .getRepository(CompanySnapshotEntity)
-      .findOneBy({ entityId, leaseToken: token });
+    const snapshot = await this.snapshots.findLeased(entityId, token);
     if (!snapshot) return 'skipped';
     const status = await this.statuses.current(country);
     if (!status.readable) {
@@ -227,13 +181,13 @@ export class CompanyCheckService {
       return 'not_found';
     }
     const result = await this.dataSource.transaction(async (m) => {
-      const locked = await this.lockIfLeased(m, entityId, token);
+      const locked = await this.snapshots.lockIfLeased(m, entityId, token);
       if (!locked) return { outcome: 'skipped' as const, emitted: [] };
       const applied = await this.applier.apply(m, locked, record, {
         scheduled: periodic && locked.baselineAt !== null && locked.readRequestedAt === null,
         now: after,
       });
-      await this.releaseIn(m, entityId, token, { nextCheckAt, readStartedAt });
+      await this.snapshots.release(m, entityId, token, { nextCheckAt, readStartedAt });
       return applied;
     });
     await this.sink.wake(result.emitted);
@@ -247,7 +201,7 @@ export class CompanyCheckService {
     token: string,
     now: Date,
   ): Promise<CheckOutcome | 'skipped'> {
-    const feed = await this.dataSource.getRepository(FeedCursorEntity).findOneBy({ feed: feedName(country) });
+    const feed = await this.cursors.get(country);
     if (!feed?.caughtUpAt || feed.caughtUpAt < snapshot.nextCheckAt) {
       const retry = new Date(now.getTime() + this.config.detection.feedPollIntervalSeconds * 1000);
       await this.release(snapshot.entityId, token, {
@@ -259,7 +213,7 @@ export class CompanyCheckService {
     }
     const url = this.sources.url(country);
     const emitted = await this.dataSource.transaction(async (m) => {
-      const locked = await this.lockIfLeased(m, snapshot.entityId, token);
+      const locked = await this.snapshots.lockIfLeased(m, snapshot.entityId, token);
       if (!locked) return null;
       const events = await this.applier.confirmFromFeed(
         m,
@@ -267,7 +221,7 @@ export class CompanyCheckService {
         { source_mode: 'live', source_url: url, retrieved_at: feed.caughtUpAt!.toISOString() },
         now,
       );
-      await this.releaseIn(m, snapshot.entityId, token, {
+      await this.snapshots.release(m, snapshot.entityId, token, {
         nextCheckAt: nextSlot(snapshot.entityId, now, this.intervalMs),
       });
       return events;
@@ -277,44 +231,15 @@ export class CompanyCheckService {
     return 'no_change';
   }
 
-  private async lockIfLeased(m: EntityManager, entityId: string, token: string): Promise<CompanySnapshotEntity | null> {
-    return m
-      .getRepository(CompanySnapshotEntity)
-      .createQueryBuilder('s')
-      .setLock('pessimistic_write')
-      .where('s.entity_id = :entityId AND s.lease_token = :token', { entityId, token })
-      .getOne();
-  }
-
   private async release(
     entityId: string,
     token: string,
     o: { outcome: CheckOutcome | null; detail?: string; nextCheckAt?: Date; readStartedAt?: Date },
   ): Promise<void> {
     await this.dataSource.transaction(async (m) => {
-      if (o.outcome) {
-        await m.query(
-          `UPDATE company_snapshot SET checked_at = $3, check_outcome = $4, check_detail = $5 WHERE entity_id = $1 AND lease_token = $2`,
-          [entityId, token, this.clock.now(), o.outcome, o.detail ?? null],
-        );
-      }
-      await this.releaseIn(m, entityId, token, o);
+      if (o.outcome)
+        await this.snapshots.recordOutcome(m, entityId, token, o.outcome, o.detail ?? null, this.clock.now());
+      await this.snapshots.release(m, entityId, token, o);
     });
-  }
-
-  private async releaseIn(
-    m: EntityManager,
-    entityId: string,
-    token: string,
-    o: { nextCheckAt?: Date; readStartedAt?: Date },
-  ): Promise<void> {
-    // A read requested by a feed is satisfied only by a read that started after the request.
-    await m.query(
-      `UPDATE company_snapshot SET lease_token = NULL, lease_until = NULL,
-         next_check_at = COALESCE($3, next_check_at),
-         read_requested_at = CASE WHEN $4::timestamptz IS NOT NULL AND read_requested_at <= $4::timestamptz THEN NULL ELSE read_requested_at END
-       WHERE entity_id = $1 AND lease_token = $2`,
-      [entityId, token, o.nextCheckAt ?? null, o.readStartedAt ?? null],
-    );
   }
 }

@@ -6,7 +6,7 @@ import { RegistersConfig } from '../../../registers/register-config';
 import { COUNTRY_CODES, CountryCode, Politeness, REGISTERS } from '../../../registers/registers';
 import { RegisterStatusService } from '../../../status/register-status.service';
 import { ChangeSources } from '../feeds/change-sources.service';
-import { FeedCursors } from '../feeds/feed-cursors.service';
+import { FeedCursorStore } from '../feeds/feed-cursor-store';
 import { CompanyCheckService } from './company-check.service';
 import { DetectionCheckQueue } from './detection-check-queue.service';
 
@@ -40,7 +40,7 @@ export class DetectionCheckScheduler implements OnApplicationBootstrap {
     private readonly queue: DetectionCheckQueue,
     private readonly checks: CompanyCheckService,
     private readonly sources: ChangeSources,
-    private readonly cursors: FeedCursors,
+    private readonly cursors: FeedCursorStore,
     private readonly statuses: RegisterStatusService,
     private readonly connectors: ConnectorRegistry,
     private readonly config: AppConfig,

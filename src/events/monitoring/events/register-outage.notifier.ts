@@ -2,6 +2,7 @@ import { PublicAddress } from '../../../platform/http/public-address';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RegisterOutage, RegisterStatusService } from '../../../status/register-status.service';
+import { WatchStore } from '../watches/watch-store';
 import { DetectionEventWriter, EmittedEvent } from './detection-event-writer';
 import { registerUnavailableData } from './detection-events';
 
@@ -15,6 +16,7 @@ import { registerUnavailableData } from './detection-events';
 export class RegisterOutageNotifier implements OnModuleInit {
   constructor(
     private readonly statuses: RegisterStatusService,
+    private readonly watches: WatchStore,
     private readonly sink: DetectionEventWriter,
     private readonly address: PublicAddress,
   ) {}
@@ -24,10 +26,7 @@ export class RegisterOutageNotifier implements OnModuleInit {
   }
 
   async notify(m: EntityManager, outage: RegisterOutage): Promise<() => Promise<void>> {
-    const accounts: Array<{ account_id: string; companies: number }> = await m.query(
-      `SELECT account_id, count(*)::int AS companies FROM watch WHERE country = $1 GROUP BY account_id ORDER BY account_id`,
-      [outage.country],
-    );
+    const accounts = await this.watches.accountsWatching(m, outage.country);
     const statusUrl = this.address.url('/api/public/v1/status');
     const emitted: EmittedEvent[] = [];
     for (const a of accounts) {
@@ -39,7 +38,7 @@ export class RegisterOutageNotifier implements OnModuleInit {
         statusUrl,
         a.companies,
       );
-      emitted.push(await this.sink.emit(m, { accountId: a.account_id, kind: 'register.unavailable', data }));
+      emitted.push(await this.sink.emit(m, { accountId: a.accountId, kind: 'register.unavailable', data }));
     }
     return () => this.sink.wake(emitted);
   }

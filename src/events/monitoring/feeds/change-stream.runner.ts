@@ -6,8 +6,9 @@ import { COUNTRY_CODES, CountryCode } from '../../../registers/registers';
 import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
 import { DetectionEventWriter } from '../events/detection-event-writer';
+import { SnapshotStore } from '../snapshots/snapshot-store';
 import { ChangeSources } from './change-sources.service';
-import { FeedCursors } from './feed-cursors.service';
+import { FeedCursorStore } from './feed-cursor-store';
 import { FeedEntriesService } from './feed-entries.service';
 
 const STREAM_LEASE_MS = 30_000;
@@ -35,7 +36,8 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
   constructor(
     private readonly dataSource: DataSource,
     private readonly sources: ChangeSources,
-    private readonly cursors: FeedCursors,
+    private readonly cursors: FeedCursorStore,
+    private readonly snapshots: SnapshotStore,
     private readonly entries: FeedEntriesService,
     private readonly statuses: RegisterStatusService,
     private readonly sink: DetectionEventWriter,
@@ -122,10 +124,7 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
   private async restartFromNow(country: CountryCode): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       await this.cursors.reset(m, country, this.owner);
-      await m.query(
-        `UPDATE company_snapshot SET read_requested_at = $2 WHERE country = $1 AND baseline_at IS NOT NULL`,
-        [country, this.clock.now()],
-      );
+      await this.snapshots.requestReadOfAll(m, country, this.clock.now());
     });
   }
 

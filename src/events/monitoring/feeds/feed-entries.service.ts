@@ -3,10 +3,9 @@ import type { EntityManager } from 'typeorm';
 import type { FeedEntry } from '../../../registers/change-detection';
 import type { CompanyRecord } from '../../../registers/connector';
 import type { CountryCode } from '../../../registers/registers';
-import { returningRows } from '../../../platform/database/returning-rows';
 import type { EmittedEvent } from '../events/detection-event-writer';
 import { ChangeApplier } from '../snapshots/change-applier';
-import { CompanySnapshotEntity } from '../snapshots/company-snapshot.entity';
+import { SnapshotStore } from '../snapshots/snapshot-store';
 
 /**
  * What a page of feed entries does to the snapshots, in the transaction that also stores the
@@ -17,7 +16,10 @@ import { CompanySnapshotEntity } from '../snapshots/company-snapshot.entity';
  */
 @Injectable()
 export class FeedEntriesService {
-  constructor(private readonly applier: ChangeApplier) {}
+  constructor(
+    private readonly snapshots: SnapshotStore,
+    private readonly applier: ChangeApplier,
+  ) {}
 
   async apply(
     m: EntityManager,
@@ -33,28 +35,11 @@ export class FeedEntriesService {
       else bare.add(e.registrationNumber);
     }
     let requested = 0;
-    if (bare.size) {
-      const rows = returningRows(
-        await m.query(
-          `UPDATE company_snapshot SET read_requested_at = $3 WHERE country = $1 AND registration_number = ANY($2::text[]) RETURNING entity_id`,
-          [country, [...bare], now],
-        ),
-      );
-      requested = rows.length;
-    }
+    if (bare.size) requested = await this.snapshots.requestReads(m, country, [...bare], now);
     let applied = 0;
     const emitted: EmittedEvent[] = [];
     if (records.size) {
-      const snapshots = await m
-        .getRepository(CompanySnapshotEntity)
-        .createQueryBuilder('s')
-        .setLock('pessimistic_write')
-        .where('s.country = :country AND s.registration_number IN (:...numbers)', {
-          country,
-          numbers: [...records.keys()],
-        })
-        .orderBy('s.entity_id')
-        .getMany();
+      const snapshots = await this.snapshots.lockByNumbers(m, country, [...records.keys()]);
       for (const snapshot of snapshots) {
         emitted.push(
           ...(

@@ -7,7 +7,7 @@ import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
 import { DetectionEventWriter } from '../events/detection-event-writer';
 import { ChangeSources } from './change-sources.service';
-import { FeedCursors } from './feed-cursors.service';
+import { FeedCursorStore } from './feed-cursor-store';
 import { FeedEntriesService } from './feed-entries.service';
 
 /** Pages read in one poll at most; the rest waits for the next poll. */
@@ -36,7 +36,7 @@ export class FeedPollService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly sources: ChangeSources,
-    private readonly cursors: FeedCursors,
+    private readonly cursors: FeedCursorStore,
     private readonly entries: FeedEntriesService,
     private readonly statuses: RegisterStatusService,
     private readonly sink: DetectionEventWriter,

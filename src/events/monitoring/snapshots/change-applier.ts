@@ -4,6 +4,7 @@ import type { CompanyRecord, RecordSource } from '../../../registers/connector';
 import type { CountryCode } from '../../../registers/registers';
 import { DetectionEventWriter, EmittedEvent } from '../events/detection-event-writer';
 import { changeEventData, CompanyRef, noChangeEventData, Provenance, SourceMode } from '../events/detection-events';
+import { WatchStore } from '../watches/watch-store';
 import { CompanySnapshotEntity } from './company-snapshot.entity';
 import {
   CHANGE_EVENT_KIND,
@@ -13,6 +14,7 @@ import {
   WatchedValues,
   watchedValues,
 } from './company-diff';
+import { SnapshotStore } from './snapshot-store';
 
 export type CheckOutcome = 'baseline' | 'changed' | 'no_change' | 'stale' | 'not_found' | 'failed' | 'feed_behind';
 
@@ -48,7 +50,11 @@ export function companyRef(s: CompanySnapshotEntity, name = s.name): CompanyRef 
  */
 @Injectable()
 export class ChangeApplier {
-  constructor(private readonly sink: DetectionEventWriter) {}
+  constructor(
+    private readonly snapshots: SnapshotStore,
+    private readonly watches: WatchStore,
+    private readonly sink: DetectionEventWriter,
+  ) {}
 
   async apply(
     m: EntityManager,
@@ -70,30 +76,28 @@ export class ChangeApplier {
 
     if (!snapshot.baselineAt) {
       await this.store(m, snapshot, fresh, provenance, retrievedAt, 'baseline', null, options.now, true);
-      await m.query(
-        `UPDATE watch SET baseline_at = $2, baseline_source_mode = $3, baseline_source_url = $4 WHERE entity_id = $1 AND baseline_at IS NULL`,
-        [snapshot.entityId, retrievedAt, mode, record.source.url],
-      );
+      await this.watches.setBaseline(m, snapshot.entityId, {
+        at: retrievedAt,
+        sourceMode: mode,
+        sourceUrl: record.source.url,
+      });
       return { outcome: 'baseline', changes: [], emitted: [] };
     }
 
     const changes = diffSnapshot(valuesOf(snapshot), fresh);
-    const watches: Array<{ account_id: string; notify_no_change: boolean }> = await m.query(
-      `SELECT account_id, notify_no_change FROM watch WHERE entity_id = $1 AND baseline_at IS NOT NULL ORDER BY created_at, id`,
-      [snapshot.entityId],
-    );
+    const watches = await this.watches.watchersOf(m, snapshot.entityId);
     const ref = companyRef(snapshot, record.name);
     const emitted: EmittedEvent[] = [];
     for (const change of changes) {
       const data = changeEventData(ref, change, record.source.retrievedAt, provenance);
       for (const w of watches)
-        emitted.push(await this.sink.emit(m, { accountId: w.account_id, kind: CHANGE_EVENT_KIND[change.field], data }));
+        emitted.push(await this.sink.emit(m, { accountId: w.accountId, kind: CHANGE_EVENT_KIND[change.field], data }));
     }
     if (changes.length === 0 && options.scheduled) {
       const data = noChangeEventData(ref, options.now.toISOString(), provenance);
       for (const w of watches)
-        if (w.notify_no_change)
-          emitted.push(await this.sink.emit(m, { accountId: w.account_id, kind: 'company.no_change', data }));
+        if (w.notifyNoChange)
+          emitted.push(await this.sink.emit(m, { accountId: w.accountId, kind: 'company.no_change', data }));
     }
     const outcome: CheckOutcome = changes.length ? 'changed' : 'no_change';
     const detail = changes.length ? `changed: ${changes.map((c) => c.field).join(', ')}` : null;
@@ -108,17 +112,16 @@ export class ChangeApplier {
     provenance: Provenance,
     now: Date,
   ): Promise<EmittedEvent[]> {
-    const watches: Array<{ account_id: string }> = await m.query(
-      `SELECT account_id FROM watch WHERE entity_id = $1 AND baseline_at IS NOT NULL AND notify_no_change ORDER BY created_at, id`,
-      [snapshot.entityId],
-    );
+    const accountIds = await this.watches.noChangeWatchersOf(m, snapshot.entityId);
     const data = noChangeEventData(companyRef(snapshot), now.toISOString(), provenance);
     const emitted: EmittedEvent[] = [];
-    for (const w of watches)
-      emitted.push(await this.sink.emit(m, { accountId: w.account_id, kind: 'company.no_change', data }));
-    await m.query(
-      `UPDATE company_snapshot SET checked_at = $2, check_outcome = 'no_change', check_detail = $3 WHERE entity_id = $1`,
-      [snapshot.entityId, now, `no entry in the register's change feed up to ${provenance.retrieved_at}`],
+    for (const accountId of accountIds)
+      emitted.push(await this.sink.emit(m, { accountId, kind: 'company.no_change', data }));
+    await this.snapshots.recordConfirmed(
+      m,
+      snapshot.entityId,
+      `no entry in the register's change feed up to ${provenance.retrieved_at}`,
+      now,
     );
     return emitted;
   }
@@ -141,32 +144,16 @@ export class ChangeApplier {
       address: fresh.address ?? s.address,
       legal_form: fresh.legal_form ?? s.legalForm,
     };
-    const keys = comparisonKeys(values);
-    await m.query(
-      `UPDATE company_snapshot SET name = $2, status = $3, address = $4, legal_form = $5,
-         name_key = $6, status_key = $7, address_key = $8, legal_form_key = $9,
-         source_mode = $10, source_url = $11, retrieved_at = $12,
-         baseline_at = CASE WHEN $13 THEN $12 ELSE baseline_at END,
-         checked_at = $14, check_outcome = $15, check_detail = $16
-       WHERE entity_id = $1`,
-      [
-        s.entityId,
-        values.name,
-        values.status,
-        values.address,
-        values.legal_form,
-        keys.name,
-        keys.status,
-        keys.address,
-        keys.legal_form,
-        provenance.source_mode,
-        provenance.source_url,
-        retrievedAt,
-        isBaseline,
-        now,
-        outcome,
-        detail,
-      ],
-    );
+    await this.snapshots.recordRead(m, s.entityId, {
+      values,
+      keys: comparisonKeys(values),
+      sourceMode: provenance.source_mode,
+      sourceUrl: provenance.source_url,
+      retrievedAt,
+      isBaseline,
+      outcome,
+      detail,
+      checkedAt: now,
+    });
   }
 }

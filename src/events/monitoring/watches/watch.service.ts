@@ -3,36 +3,15 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../../platform/clock';
 import { ApiError } from '../../../platform/errors/api-error';
 import { randomId } from '../../../platform/ids';
-import { Cursor, page, pageConditions, pageQuery } from '../../../platform/pagination';
+import { Cursor, page, pageQuery } from '../../../platform/pagination';
 import { parseQuery } from '../../../platform/validation/zod-input';
 import { z } from 'zod';
-import { returningRows } from '../../../platform/database/returning-rows';
 import { COUNTRY_CODES, CountryCode, findRegister } from '../../../registers/registers';
 import { CompanyCheckService } from '../checks/company-check.service';
+import { SnapshotStore } from '../snapshots/snapshot-store';
 import { WatchBulkResponseDto, WatchBulkResultDto, WatchDto, WatchListDto } from './dto/watch.dto';
 import { BODY_ERROR, BULK_MAX_WATCHES, resolveWatchTarget, WatchTarget } from './watch-input';
-
-/** A watch joined with its company's snapshot. */
-interface WatchRow {
-  id: string;
-  entity_id: string;
-  country: string;
-  registration_number: string;
-  notify_no_change: boolean;
-  baseline_at: Date | null;
-  baseline_source_mode: string | null;
-  baseline_source_url: string | null;
-  created_at: Date;
-  name: string | null;
-  checked_at: Date | null;
-  check_outcome: string | null;
-  check_detail: string | null;
-  next_check_at: Date;
-}
-
-const SELECT_WATCH = `SELECT w.id, w.entity_id, w.country, w.registration_number, w.notify_no_change, w.baseline_at, w.baseline_source_mode,
-  w.baseline_source_url, w.created_at, s.name, s.checked_at, s.check_outcome, s.check_detail, s.next_check_at
-  FROM watch w JOIN company_snapshot s ON s.entity_id = w.entity_id`;
+import { WatchStore, WatchView } from './watch-store';
 
 /** Rows written per statement in a bulk create. */
 const BULK_CHUNK = 1_000;
@@ -48,6 +27,8 @@ export class WatchService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly watches: WatchStore,
+    private readonly snapshots: SnapshotStore,
     private readonly checks: CompanyCheckService,
     private readonly clock: Clock,
   ) {}
@@ -132,33 +113,19 @@ export class WatchService {
   async list(accountId: string, query: unknown): Promise<WatchListDto> {
     const q = parseQuery(listQuery, query);
     const country = q.country === undefined ? null : parseCountry(q.country);
-    const params: unknown[] = [accountId];
-    let where = 'w.account_id = $1';
-    if (country) where += ` AND w.country = $${params.push(country)}`;
-    const conditions = pageConditions(q, params.length + 1, 'w');
-    params.push(...conditions.params);
-    const rows: WatchRow[] = await this.dataSource.query(
-      `${SELECT_WATCH} WHERE ${where}${conditions.sql} ORDER BY w.created_at DESC, w.id DESC LIMIT $${params.push(q.limit + 1)}`,
-      params,
-    );
-    const result = page(rows, q.limit, (r): Cursor => ({ createdAt: r.created_at, id: r.id }));
+    const rows = await this.watches.list(accountId, { country: country ?? undefined }, q);
+    const result = page(rows, q.limit, (r): Cursor => ({ createdAt: r.createdAt, id: r.id }));
     return { data: result.rows.map(toDto), nextCursor: result.nextCursor };
   }
 
   async get(accountId: string, id: string): Promise<WatchDto> {
-    const rows: WatchRow[] = await this.dataSource.query(`${SELECT_WATCH} WHERE w.account_id = $1 AND w.id = $2`, [
-      accountId,
-      id,
-    ]);
-    if (!rows[0]) throw watchNotFound(id);
-    return toDto(rows[0]);
+    const watch = await this.watches.find(accountId, id);
+    if (!watch) throw watchNotFound(id);
+    return toDto(watch);
   }
 
   async remove(accountId: string, id: string): Promise<void> {
-    const deleted = returningRows(
-      await this.dataSource.query(`DELETE FROM watch WHERE account_id = $1 AND id = $2 RETURNING id`, [accountId, id]),
-    );
-    if (deleted.length === 0) throw watchNotFound(id);
+    if (!(await this.watches.delete(accountId, id))) throw watchNotFound(id);
   }
 
   /**
@@ -172,40 +139,19 @@ export class WatchService {
   ): Promise<{ created: Set<string>; ids: Map<string, string> }> {
     const now = this.clock.now();
     const unique = [...new Map(targets.map((t) => [t.entityId, t])).values()];
-    await m.query(
-      `INSERT INTO company_snapshot (entity_id, country, registration_number, next_check_at, created_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $4::timestamptz[])
-       ON CONFLICT (entity_id) DO NOTHING`,
-      [
-        unique.map((t) => t.entityId),
-        unique.map((t) => t.country),
-        unique.map((t) => t.registrationNumber),
-        unique.map(() => now),
-      ],
+    await this.snapshots.insertPending(m, unique, now);
+    const created = await this.watches.insertMissing(
+      m,
+      accountId,
+      unique.map((t) => ({ ...t, id: newWatchId() })),
+      now,
     );
-    const inserted: Array<{ entity_id: string }> = await m.query(
-      `INSERT INTO watch (id, account_id, entity_id, country, registration_number, notify_no_change, created_at,
-         baseline_at, baseline_source_mode, baseline_source_url)
-       SELECT n.id, $1, n.entity_id, n.country, n.registration_number, n.notify, $2,
-         CASE WHEN s.baseline_at IS NULL THEN NULL ELSE s.retrieved_at END, s.source_mode, s.source_url
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[]) AS n(id, entity_id, country, registration_number, notify)
-       JOIN company_snapshot s ON s.entity_id = n.entity_id
-       ON CONFLICT (account_id, entity_id) DO NOTHING RETURNING entity_id`,
-      [
-        accountId,
-        now,
-        unique.map(() => newWatchId()),
-        unique.map((t) => t.entityId),
-        unique.map((t) => t.country),
-        unique.map((t) => t.registrationNumber),
-        unique.map((t) => t.notifyNoChange),
-      ],
+    const ids = await this.watches.idsByEntity(
+      m,
+      accountId,
+      unique.map((t) => t.entityId),
     );
-    const ids: Array<{ id: string; entity_id: string }> = await m.query(
-      `SELECT id, entity_id FROM watch WHERE account_id = $1 AND entity_id = ANY($2::text[])`,
-      [accountId, unique.map((t) => t.entityId)],
-    );
-    return { created: new Set(inserted.map((r) => r.entity_id)), ids: new Map(ids.map((r) => [r.entity_id, r.id])) };
+    return { created: new Set(created), ids };
   }
 }
 
@@ -216,26 +162,26 @@ function newWatchId(): string {
 /** GET /watches: the shared page parameters, and a country. */
 const listQuery = z.object({ ...pageQuery, country: z.string().max(8).optional() }).strict();
 
-function toDto(r: WatchRow): WatchDto {
-  const country = r.country.trim() as CountryCode;
+function toDto(w: WatchView): WatchDto {
+  const country = w.country.trim() as CountryCode;
   const register = findRegister(country)!;
   return {
-    id: r.id,
-    entityId: r.entity_id,
+    id: w.id,
+    entityId: w.entityId,
     country,
-    registrationNumber: r.registration_number,
-    companyName: r.name,
+    registrationNumber: w.registrationNumber,
+    companyName: w.companyName,
     register: { name: register.name, officialUrl: register.officialUrl },
-    notifyNoChange: r.notify_no_change,
+    notifyNoChange: w.notifyNoChange,
     baseline: {
-      state: r.baseline_at ? 'taken' : 'pending',
-      readAt: r.baseline_at?.toISOString() ?? null,
-      sourceMode: r.baseline_source_mode,
-      sourceUrl: r.baseline_source_url,
+      state: w.baselineAt ? 'taken' : 'pending',
+      readAt: w.baselineAt?.toISOString() ?? null,
+      sourceMode: w.baselineSourceMode,
+      sourceUrl: w.baselineSourceUrl,
     },
-    lastCheck: { at: r.checked_at?.toISOString() ?? null, outcome: r.check_outcome, detail: r.check_detail },
-    nextCheckAt: r.next_check_at.toISOString(),
-    createdAt: r.created_at.toISOString(),
+    lastCheck: { at: w.checkedAt?.toISOString() ?? null, outcome: w.checkOutcome, detail: w.checkDetail },
+    nextCheckAt: w.nextCheckAt.toISOString(),
+    createdAt: w.createdAt.toISOString(),
   };
 }
 

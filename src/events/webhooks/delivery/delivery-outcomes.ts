@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../platform/config/app-config';
-import { preparedRows, queryRows } from '../../../platform/database/sql';
+import { preparedRows } from '../../../platform/database/sql';
+import { EndpointStore } from '../endpoints/endpoint-store';
 import { asyncCommitSql, ClaimedDelivery, failPending } from './delivery-store';
 
 /** What one attempt came to, for the log. */
@@ -86,6 +87,7 @@ export class DeliveryOutcomes {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly endpoints: EndpointStore,
     private readonly config: AppConfig,
   ) {
     this.asyncCommit = asyncCommitSql(config);
@@ -217,11 +219,7 @@ export class DeliveryOutcomes {
   }
   /** Disables an endpoint (if enabled) and fails its pending deliveries that are not in flight. */
   async disable(m: EntityManager, endpointId: string, reason: string, now: Date): Promise<void> {
-    const changed = await queryRows(
-      m,
-      `UPDATE webhook_endpoint SET enabled = false, disabled_at = $2, disabled_reason = $3, updated_at = $2 WHERE id = $1 AND enabled RETURNING id`,
-      [endpointId, now, reason],
-    );
-    if (changed.length) await failPending(m, endpointId, now, 'the endpoint was disabled');
+    if (await this.endpoints.disable(m, endpointId, reason, now))
+      await failPending(m, endpointId, now, 'the endpoint was disabled');
   }
 }

@@ -4,9 +4,14 @@ import { createTestDataSource, TestBackend } from '../../../../test/support/data
 import { Clock } from '../../../platform/clock';
 import type { AppConfig } from '../../../platform/config/app-config';
 import { randomId } from '../../../platform/ids';
+import { AccountGate } from '../../accounts/account-gate.service';
+import { AccountStore } from '../../accounts/account-store';
+import { EndpointStore } from '../endpoints/endpoint-store';
 import { EventPublisher } from '../events/event-publisher.service';
-import type { DeliveryQueue } from './delivery-queue.service';
+import { EventStore } from '../events/event-store';
 import { newWebhookSecret } from '../signing/standard-webhooks';
+import { DeliveryLogStore } from './delivery-log-store';
+import type { DeliveryQueue } from './delivery-queue.service';
 import { ClaimedDelivery, DeliveryStore } from './delivery-store';
 
 const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -47,7 +52,16 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
   beforeAll(async () => {
     ({ dataSource, config, close } = await createTestDataSource(backend));
     store = new DeliveryStore(dataSource, config);
-    publisher = new EventPublisher(dataSource, {} as DeliveryQueue, new Clock(), config);
+    publisher = new EventPublisher(
+      dataSource,
+      new AccountGate(new AccountStore()),
+      new EndpointStore(dataSource),
+      new EventStore(dataSource),
+      new DeliveryLogStore(dataSource),
+      {} as DeliveryQueue,
+      new Clock(),
+      config,
+    );
     await dataSource.query(
       `INSERT INTO account (id, email, created_at, live_delivery_since) VALUES ($1, 'store@example.com', now(), now())`,
       [accountId],

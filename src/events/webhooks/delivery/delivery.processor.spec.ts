@@ -46,7 +46,8 @@ describe('DeliveryProcessor waking an event’s deliveries', () => {
       messageId: randomId('msg'),
       state: 'held' as const,
     };
-    const publisher = new EventPublisher(undefined as never, queue, new Clock(), config);
+    const unused = undefined as never;
+    const publisher = new EventPublisher(unused, unused, unused, unused, unused, queue, new Clock(), config);
     await publisher.wake({ eventId: randomId('evt'), deliveries: [...deliveries, held] });
     await jobs.drain();
 

@@ -3,9 +3,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../../platform/clock';
 import { AppConfig } from '../../../platform/config/app-config';
 import { randomId } from '../../../platform/ids';
-import { DeliveryQueue } from '../delivery/delivery-queue.service';
-import { buildEnvelope, EventData } from './envelope';
+import { AccountGate } from '../../accounts/account-gate.service';
 import type { EventKind } from '../../event-kinds';
+import { DeliveryLogStore } from '../delivery/delivery-log-store';
+import { DeliveryQueue } from '../delivery/delivery-queue.service';
+import { EndpointStore } from '../endpoints/endpoint-store';
+import { buildEnvelope, EventData } from './envelope';
+import { EventStore } from './event-store';
 
 export interface PublishInput {
   accountId: string;
@@ -45,6 +49,10 @@ export class EventPublisher {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly accounts: AccountGate,
+    private readonly endpoints: EndpointStore,
+    private readonly events: EventStore,
+    private readonly deliveries: DeliveryLogStore,
     private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -52,51 +60,37 @@ export class EventPublisher {
 
   async publish(manager: EntityManager, input: PublishInput): Promise<PublishedEvent> {
     const now = this.clock.now();
-    const accounts: Array<{ live_delivery_since: Date | null }> = await manager.query(
-      `SELECT live_delivery_since FROM account WHERE id = $1`,
-      [input.accountId],
-    );
-    if (accounts.length === 0) throw new Error(`no account ${input.accountId}`);
-    const endpoints: Array<{ id: string }> = input.endpointIds
-      ? await manager.query(
-          `SELECT id FROM webhook_endpoint WHERE account_id = $1 AND enabled AND id = ANY($2::text[]) ORDER BY created_at, id`,
-          [input.accountId, input.endpointIds],
-        )
-      : await manager.query(
-          `SELECT id FROM webhook_endpoint WHERE account_id = $1 AND enabled AND $2 = ANY(events) ORDER BY created_at, id`,
-          [input.accountId, input.kind],
-        );
+    const liveDeliverySince = await this.accounts.liveDeliverySince(manager, input.accountId);
+    if (liveDeliverySince === undefined) throw new Error(`no account ${input.accountId}`);
+    const endpointIds = input.endpointIds
+      ? await this.endpoints.enabledAmong(manager, input.accountId, input.endpointIds)
+      : await this.endpoints.subscribedTo(manager, input.accountId, input.kind);
 
     const eventId = randomId('evt');
     const body = JSON.stringify(buildEnvelope(input.kind, input.isTest, now, input.data));
-    await manager.query(
-      `INSERT INTO event (id, account_id, kind, is_test, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [eventId, input.accountId, input.kind, input.isTest, body, now],
-    );
+    await this.events.insert(manager, {
+      id: eventId,
+      accountId: input.accountId,
+      kind: input.kind,
+      isTest: input.isTest,
+      body,
+      createdAt: now,
+    });
 
-    const state = input.isTest || accounts[0].live_delivery_since ? 'pending' : 'held';
-    const deliveries = endpoints.map(
-      (e) => ({ id: randomId('dlv'), endpointId: e.id, messageId: randomId('msg'), state }) as const,
+    const state = input.isTest || liveDeliverySince ? 'pending' : 'held';
+    const deliveries = endpointIds.map(
+      (endpointId) => ({ id: randomId('dlv'), endpointId, messageId: randomId('msg'), state }) as const,
     );
-    if (deliveries.length) {
-      await manager.query(
-        `INSERT INTO delivery (id, event_id, endpoint_id, account_id, message_id, is_test, state, max_attempts, next_attempt_at, created_at)
-         SELECT d.id, $4, d.endpoint_id, $5, d.message_id, $6, $7, $8, $9, $10
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS d(id, endpoint_id, message_id)`,
-        [
-          deliveries.map((d) => d.id),
-          deliveries.map((d) => d.endpointId),
-          deliveries.map((d) => d.messageId),
-          eventId,
-          input.accountId,
-          input.isTest,
-          state,
-          this.config.webhooks.retrySchedule.length + 1,
-          state === 'pending' ? now : null,
-          now,
-        ],
-      );
-    }
+    await this.deliveries.insert(manager, {
+      eventId,
+      accountId: input.accountId,
+      isTest: input.isTest,
+      state,
+      maxAttempts: this.config.webhooks.retrySchedule.length + 1,
+      nextAttemptAt: state === 'pending' ? now : null,
+      createdAt: now,
+      deliveries,
+    });
     return { eventId, deliveries };
   }
 

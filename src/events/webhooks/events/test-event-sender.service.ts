@@ -1,13 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../../platform/clock';
 import { AppConfig } from '../../../platform/config/app-config';
 import { ApiError } from '../../../platform/errors/api-error';
+import { AccountGate } from '../../accounts/account-gate.service';
 import { AttemptReport, Deliverer } from '../delivery/deliverer.service';
 import { DeliveryQueue } from '../delivery/delivery-queue.service';
 import { WebhookEndpointsService } from '../endpoints/webhook-endpoints.service';
 import type { EventData } from './envelope';
 import { EventPublisher } from './event-publisher.service';
+import { EventStore } from './event-store';
 import type { EventKind } from '../../event-kinds';
 
 const HOUR_MS = 3_600_000;
@@ -38,6 +40,8 @@ export class TestEventSender {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly accounts: AccountGate,
+    private readonly events: EventStore,
     private readonly endpoints: WebhookEndpointsService,
     private readonly publisher: EventPublisher,
     private readonly deliverer: Deliverer,
@@ -57,7 +61,7 @@ export class TestEventSender {
         'conflict',
         'The endpoint is disabled: enable it (PATCH enabled: true) to send it test events.',
       );
-    const sent = await this.sentInLastHour(this.dataSource, accountId);
+    const sent = await this.sentInLastHour(this.dataSource.manager, accountId);
     this.refuseOverLimit(sent);
   }
 
@@ -67,11 +71,11 @@ export class TestEventSender {
     const limit = this.config.limits.simulatorSendsPerHour;
     const { published, used } = await this.dataSource.transaction(async (m) => {
       // The account row lock makes the count exact when sends race, on any number of replicas.
-      await m.query(`SELECT id FROM account WHERE id = $1 FOR UPDATE`, [accountId]);
+      await this.accounts.lock(m, accountId);
       const sent = await this.sentInLastHour(m, accountId);
       this.refuseOverLimit(sent);
       const p = await this.publisher.publish(m, { accountId, kind, isTest: true, data, endpointIds: [endpoint.id] });
-      return { published: p, used: sent.n + 1 };
+      return { published: p, used: sent.count + 1 };
     });
     const delivery = published.deliveries[0];
     const report = await this.deliverer.claimAndRun(delivery.id);
@@ -100,21 +104,13 @@ export class TestEventSender {
     return { ...base, sent: true, request, response, error, state, nextAttemptAt };
   }
 
-  private async sentInLastHour(
-    db: Pick<DataSource, 'query'>,
-    accountId: string,
-  ): Promise<{ n: number; oldest: Date | null }> {
-    const since = new Date(this.clock.now().getTime() - HOUR_MS);
-    const rows: Array<{ n: number; oldest: Date | null }> = await db.query(
-      `SELECT count(*)::int AS n, min(created_at) AS oldest FROM event WHERE account_id = $1 AND is_test AND created_at > $2`,
-      [accountId, since],
-    );
-    return rows[0];
+  private sentInLastHour(m: EntityManager, accountId: string): Promise<{ count: number; oldest: Date | null }> {
+    return this.events.testEventsSince(m, accountId, new Date(this.clock.now().getTime() - HOUR_MS));
   }
 
-  private refuseOverLimit(sent: { n: number; oldest: Date | null }): void {
+  private refuseOverLimit(sent: { count: number; oldest: Date | null }): void {
     const limit = this.config.limits.simulatorSendsPerHour;
-    if (sent.n < limit) return;
+    if (sent.count < limit) return;
     const resetAt = new Date((sent.oldest ?? this.clock.now()).getTime() + HOUR_MS);
     const seconds = Math.max(1, Math.ceil((resetAt.getTime() - this.clock.now().getTime()) / 1000));
     throw new ApiError(

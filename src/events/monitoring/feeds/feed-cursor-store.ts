@@ -1,14 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { returningRows } from '../../../platform/database/returning-rows';
 import { Clock } from '../../../platform/clock';
+import { queryRows } from '../../../platform/database/sql';
 import { CountryCode } from '../../../registers/registers';
 import { FeedCursorEntity } from './feed-cursor.entity';
 import { feedName } from './feed-names';
 
-/** The stored position of each register feed and the lease that gives it one reader at a time. */
+/**
+ * The SQL of `feed_cursor`, whose rows are FeedCursorEntity: the stored position of each
+ * register feed and the lease that gives it one reader at a time. Methods that take a manager
+ * run in the caller's transaction; the others on their own.
+ */
 @Injectable()
-export class FeedCursors {
+export class FeedCursorStore {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
@@ -25,11 +29,10 @@ export class FeedCursors {
       `INSERT INTO feed_cursor (feed, country, cursor, updated_at) VALUES ($1, $2, NULL, $3) ON CONFLICT (feed) DO NOTHING`,
       [feedName(country), country, now],
     );
-    const rows = returningRows<{ cursor: string | null }>(
-      await this.dataSource.query(
-        `UPDATE feed_cursor SET lease_owner = $2, lease_until = $3 WHERE feed = $1 AND (lease_owner = $2 OR lease_until IS NULL OR lease_until < $4) RETURNING cursor`,
-        [feedName(country), owner, new Date(now.getTime() + leaseMs), now],
-      ),
+    const rows = await queryRows<{ cursor: string | null }>(
+      this.dataSource,
+      `UPDATE feed_cursor SET lease_owner = $2, lease_until = $3 WHERE feed = $1 AND (lease_owner = $2 OR lease_until IS NULL OR lease_until < $4) RETURNING cursor`,
+      [feedName(country), owner, new Date(now.getTime() + leaseMs), now],
     );
     return rows[0] ?? null;
   }
@@ -44,12 +47,11 @@ export class FeedCursors {
     leaseMs: number,
   ): Promise<boolean> {
     const now = this.clock.now();
-    const rows = returningRows(
-      await m.query(
-        `UPDATE feed_cursor SET cursor = COALESCE($3, cursor), caught_up_at = COALESCE($4, caught_up_at), updated_at = $5, lease_until = $6
+    const rows = await queryRows(
+      m,
+      `UPDATE feed_cursor SET cursor = COALESCE($3, cursor), caught_up_at = COALESCE($4, caught_up_at), updated_at = $5, lease_until = $6
        WHERE feed = $1 AND lease_owner = $2 RETURNING feed`,
-        [feedName(country), owner, cursor, caughtUpAt, now, new Date(now.getTime() + leaseMs)],
-      ),
+      [feedName(country), owner, cursor, caughtUpAt, now, new Date(now.getTime() + leaseMs)],
     );
     return rows.length > 0;
   }
