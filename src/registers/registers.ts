@@ -1,6 +1,7 @@
 import { AU_REGISTER } from './au/au.register';
 import { CA_REGISTER } from './ca/ca.register';
 import { DK_REGISTER } from './dk/dk.register';
+import { FI_REGISTER } from './fi/fi.register';
 import { FR_REGISTER } from './fr/fr.register';
 import { GB_REGISTER } from './gb/gb.register';
 import { NO_REGISTER } from './no/no.register';
@@ -20,6 +21,7 @@ export const REGISTERS = {
   FR: FR_REGISTER,
   DK: DK_REGISTER,
   NO: NO_REGISTER,
+  FI: FI_REGISTER,
   PL: PL_REGISTER,
 } satisfies Record<string, Register>;
 

@@ -7,6 +7,7 @@ import { importDataset, ImportSummary } from '../../src/dataset/import/dataset-i
 import type { CountryCode } from '../../src/registers/registers';
 import { fixtureText, openDataFile, realEnheter, realVirksomhedLines } from './dataset-fixtures';
 import type { TestApp } from './test-app';
+import { makeZip } from './zip';
 
 export const SAMPLE_PRODUCED_AT = '2026-11-01T00:00:00.000Z';
 
@@ -36,6 +37,13 @@ function sampleFile(country: CountryCode): { name: string; content: string | Buf
         content: openDataFile([
           fixtureText('registers/ca/corpcan-opendata-corporation-1007-abbotsford-chamber-bota.xml'),
           fixtureText('registers/ca/corpcan-opendata-corporation-16292721-numbered-cbca-2024.xml'),
+        ]),
+      };
+    case 'FI':
+      return {
+        name: 'all_companies.zip',
+        content: makeZip([
+          { name: 'data_20261101.json', data: fixtureText('datasets/fi/prh-ytj-v3-all-companies-derived-sample.json') },
         ]),
       };
     default:
