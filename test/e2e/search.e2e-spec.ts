@@ -333,7 +333,7 @@ describe('search and company lookup, end to end', () => {
   });
 
   describe('a name the fallback dataset does not hold, while a register is down', () => {
-    // Only the bundled sample of real records (68 companies), no import of a bulk file.
+    // Only the bundled sample of real records (69 companies), no import of a bulk file.
     let sampleOnly: TestApp;
     beforeAll(async () => {
       // No AU GUID and no DK credentials: both paused. DK also gets a complete import of its sample file.

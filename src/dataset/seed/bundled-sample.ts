@@ -13,7 +13,7 @@ export const BUNDLED_DATASET = 'bundled-sample';
 export const BUNDLED_PRODUCED_AT = '2026-11-22T00:00:00.000Z';
 
 /**
- * Loads the bundled sample of real records (68 companies read from recorded register
+ * Loads the bundled sample of real records (69 companies read from recorded register
  * responses) so that a fresh embedded install answers offline. Never overwrites a row: a
  * real import of the same company wins.
  */

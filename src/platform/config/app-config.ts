@@ -143,7 +143,7 @@ export const ENV_VARIABLES = {
     schema: bool.default(true),
     default: 'true',
     meaning:
-      'Load the bundled sample of real records (68 companies from recorded register answers) into the fallback dataset at migration time, without overwriting imported rows.',
+      'Load the bundled sample of real records (69 companies from recorded register answers) into the fallback dataset at migration time, without overwriting imported rows.',
   },
   SEARCH_MAX_RESULTS: {
     schema: z.coerce.number().int().min(1).max(100).default(20),
