@@ -13,7 +13,7 @@ export const PROBLEMS = {
     status: 400,
     title: 'The query is not acceptable',
     description:
-      'q is too short, too long, not a name (only punctuation, symbols or control characters), or a registration number whose check digit is wrong.',
+      'q is too short, too long, not a name (only punctuation, symbols or control characters), or a registration number that is malformed or whose check digit is wrong (or that no check digit can complete, as a Finnish business ID whose weighted sum leaves 1); the message says which.',
   },
   malformed_request: {
     status: 400,
