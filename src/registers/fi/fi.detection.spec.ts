@@ -1,4 +1,6 @@
 import { DetectionHarness, startDetectionHarness } from '../../../test/support/detection-harness';
+import { detectionCheckJobSchema } from '../../events/monitoring/checks/detection-check.queue';
+import { entityId } from '../entity-id';
 import { FI_NOKIA } from '../../../test/support/fake-fi-register';
 import { FakeResponse, fixture } from '../../../test/support/fake-register';
 
@@ -35,6 +37,12 @@ describe('FI change detection: scheduled re-reads of PRH', () => {
 
   it('reads the fake PRH that REGISTER_FI_API_URL points at', () => {
     expect(h.registers.of('FI').urls.API).toBe(h.fakes.FI_API.url);
+  });
+
+  it('queues checks of FI companies: their entity id keeps the dash of the business ID', () => {
+    const job = { country: 'FI', leaseToken: 'r.abcdefgh12', entityIds: [entityId('FI', FI_NOKIA)] };
+    expect(job.entityIds).toEqual(['ent_fi_0112038-9']);
+    expect(detectionCheckJobSchema.safeParse(job).success).toBe(true);
   });
 
   it('takes the baseline, then reports each changed field once, in the register’s words', async () => {
