@@ -114,4 +114,22 @@ save('cz/ares-ekonomicke-subjekty-notifikace-davka-vr-681-derived.json', batch(6
 three = load('cz/ares-ekonomicke-subjekty-notifikace-vyhledat-vr-trimmed-2-batches.json')
 three['notifikacniDavky'].append({'cisloDavky': 681, 'datovyZdroj': 'vr', 'datumUvolneniDavky': '2026-07-26', 'pocetZmen': len(b680)})
 save('cz/ares-ekonomicke-subjekty-notifikace-vyhledat-vr-derived-3-batches.json', three, indent=1)
+# FI: Nokia Oyj (0112038-9), the recorded PRH YTJ v3 answer.
+n = load('fi/prh-ytj-v3-companies-businessId-0112038-9-nokia-oyj.json')
+v = copy.deepcopy(n); c = v['companies'][0]
+for nm in c['names']:
+    if nm['type'] == '1':
+        nm['version'] += 1
+        if 'endDate' not in nm: nm['endDate'] = '2026-11-19'
+c['names'].insert(0, {'name': 'Nokia Group Oyj', 'type': '1', 'registrationDate': '2026-11-20', 'version': 1, 'source': '1'})
+street = next(a for a in c['addresses'] if a['type'] == 1)
+street['street'] = 'Karaportti'; street['buildingNumber'] = '3'; street['registrationDate'] = '2026-11-20'
+c['lastModified'] = '2026-11-20T08:15:00'
+save('fi/prh-ytj-v3-companies-businessId-0112038-9-derived-renamed-moved.json', v)
+v2 = copy.deepcopy(v); c = v2['companies'][0]
+form = c['companyForms'][0]; form['endDate'] = '2026-11-20'; form['version'] = 2
+c['companyForms'].insert(0, {'type': '16', 'descriptions': [{'languageCode': '1', 'description': 'Osakeyhtiö'}, {'languageCode': '3', 'description': 'Limited company'}, {'languageCode': '2', 'description': 'Aktiebolag'}], 'registrationDate': '2026-11-21', 'version': 1, 'source': '1'})
+c['companySituations'] = [{'type': 'SELTILA', 'registrationDate': '2026-11-21', 'source': '1'}]
+c['lastModified'] = '2026-11-21T09:30:00'
+save('fi/prh-ytj-v3-companies-businessId-0112038-9-derived-liquidation-legal-form-changed.json', v2)
 print('derived fixtures written')

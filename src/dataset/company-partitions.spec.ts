@@ -50,10 +50,11 @@ describe.each<TestBackend>(['pglite', ...(process.env.DATABASE_URL ? (['postgres
       expect(n).toBe(1);
     });
 
-    it('makes a missing partition once when several callers ask at the same time (processes booting together)', async () => {
+    it('makes a missing partition once when processes booting together race for it', async () => {
       await dataSource.query(`DROP TABLE company_no`);
       const made = await Promise.all([1, 2, 3].map(() => ensureCompanyPartitions(dataSource, COUNTRY_CODES)));
       expect(made.flat()).toEqual(['company_no']);
+      expect(await shapeOf(dataSource, 'NO')).toEqual(await shapeOf(dataSource, 'GB'));
     });
   },
 );

@@ -2,6 +2,7 @@ import { AU_REGISTER } from './au/au.register';
 import { CA_REGISTER } from './ca/ca.register';
 import { CZ_REGISTER } from './cz/cz.register';
 import { DK_REGISTER } from './dk/dk.register';
+import { FI_REGISTER } from './fi/fi.register';
 import { FR_REGISTER } from './fr/fr.register';
 import { GB_REGISTER } from './gb/gb.register';
 import { NO_REGISTER } from './no/no.register';
@@ -21,8 +22,9 @@ export const REGISTERS = {
   FR: FR_REGISTER,
   DK: DK_REGISTER,
   NO: NO_REGISTER,
-  PL: PL_REGISTER,
+  FI: FI_REGISTER,
   CZ: CZ_REGISTER,
+  PL: PL_REGISTER,
 } satisfies Record<string, Register>;
 
 export type CountryCode = keyof typeof REGISTERS;

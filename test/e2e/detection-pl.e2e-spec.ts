@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AccessRequestAdmin } from '../../src/events/accounts/admin/access-request-admin.service';
-import { returningRows } from '../../src/platform/database/returning-rows';
+import { queryRows } from '../../src/platform/database/sql';
 import { warsawHour } from '../../src/registers/pl/pl-biuletyn-feed';
 import { ProbeService } from '../../src/status/probe/probe.service';
 import { eventually, signUp } from '../support/event-side';
@@ -64,11 +64,12 @@ describe(`PL change detection end to end (${MODE})`, () => {
     const dataSource = app.get(DataSource);
     await eventually(
       async () =>
-        returningRows(
-          await dataSource.query(
+        (
+          await queryRows(
+            dataSource,
             `UPDATE feed_cursor SET cursor = $2 WHERE feed = $1 AND (lease_owner IS NULL OR lease_until < now()) RETURNING feed`,
             ['PL:changes', cursor],
-          ),
+          )
         ).length,
       (updated) => updated === 1,
     );

@@ -40,6 +40,8 @@ const hostile = fc.oneof(
     '923609016',
     '976030788',
     'SESAM',
+    '0112038-9',
+    'Y-tunnus: 0112038-8',
     'NO',
     'gb',
     ...PROTOTYPE_KEYS,
@@ -57,7 +59,7 @@ const raw = fc.oneof(
   encoded,
   fc.stringMatching(/^[\x21-\x7e]{0,30}$/).map((s) => s.replace(/[#?]/g, '')),
 );
-const country = fc.oneof(fc.constantFrom(...COUNTRY_CODES, 'no', 'SE', 'XX', ''), raw);
+const country = fc.oneof(fc.constantFrom(...COUNTRY_CODES, 'no', 'fi', 'SE', 'XX', ''), raw);
 
 const restRequest: fc.Arbitrary<Generated> = fc.record({
   method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),

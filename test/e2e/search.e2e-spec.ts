@@ -1,5 +1,5 @@
-import { Coalescer } from '../../src/search/coalescer';
 import { COUNTRY_CODES, REGISTERS } from '../../src/registers/registers';
+import { Coalescer } from '../../src/search/coalescer';
 import { importSample, SAMPLE_PRODUCED_AT } from '../support/datasets';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -28,6 +28,7 @@ describe('search and company lookup, end to end', () => {
         REGISTER_AU_GUID: 'test-guid',
       },
     });
+    // Every register's bulk sample (KRS publishes none: PL answers from the bundled sample only).
     for (const cc of COUNTRY_CODES) if (REGISTERS[cc].bulkFormats.length > 0) await importSample(app, cc);
   });
   afterAll(async () => {

@@ -22,6 +22,7 @@ suite('register politeness shared by every process through Redis', () => {
       REDIS_URL: process.env.REDIS_URL!,
       REDIS_KEY_PREFIX: `rlpolite-${randomBytes(4).toString('hex')}`,
       REGISTER_GB_WEB_URL: fake.url,
+      REGISTER_FI_API_URL: fake.url,
     };
     for (let i = 0; i < 2; i++) {
       const { app: config, registers } = loadConfig(env);
@@ -40,10 +41,15 @@ suite('register politeness shared by every process through Redis', () => {
     await fake.stop();
   });
 
-  it('two processes together keep one register endpoint’s spacing, not twice its rate', async () => {
-    const { minTimeMs } = findRegister('GB')!.endpoints.WEB.politeness;
+  beforeEach(() => fake.requests.splice(0));
+
+  it.each([
+    ['GB', 'WEB'],
+    ['FI', 'API'],
+  ] as const)('two processes together keep %s %s’s spacing, not twice its rate', async (cc, purpose) => {
+    const { minTimeMs } = findRegister(cc)!.endpoints[purpose].politeness;
     expect(minTimeMs).toBeGreaterThanOrEqual(200);
-    const clients = parts.map((p) => p.http.forRegister('GB', 'WEB', { retries: 0 }));
+    const clients = parts.map((p) => p.http.forRegister(cc, purpose, { retries: 0 }));
     await Promise.all(clients.flatMap((c, i) => Array.from({ length: 4 }, (_, j) => c.get(`/company/${i}${j}`))));
     const starts = fake.requests.map((r) => r.at).sort((a, b) => a - b);
     expect(starts).toHaveLength(8);

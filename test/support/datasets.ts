@@ -7,6 +7,7 @@ import { importDataset, ImportSummary } from '../../src/dataset/import/dataset-i
 import { type CountryCode, REGISTERS } from '../../src/registers/registers';
 import { fixtureText, openDataFile, realEnheter, realVirksomhedLines } from './dataset-fixtures';
 import type { TestApp } from './test-app';
+import { makeZip } from './zip';
 
 export const SAMPLE_PRODUCED_AT = '2026-11-01T00:00:00.000Z';
 
@@ -40,6 +41,13 @@ function sampleFile(country: CountryCode): { name: string; content: string | Buf
       };
     case 'CZ':
       throw new Error(`no CZ sample: ${REGISTERS.CZ.noBulkFile}`);
+    case 'FI':
+      return {
+        name: 'all_companies.zip',
+        content: makeZip([
+          { name: 'data_20261101.json', data: fixtureText('datasets/fi/prh-ytj-v3-all-companies-derived-sample.json') },
+        ]),
+      };
     default:
       throw new Error(`${country} publishes no bulk file: there is no sample to import`);
   }

@@ -1,6 +1,7 @@
 import { REGISTER_TABLE, CountryCode } from '../../src/registers/registers';
 import { FakeRegister, FakeResponse, fixture, RecordedRequest } from './fake-register';
 import { routeFakeNoRegister } from './fake-no-register';
+import { routeFakeFiRegister } from './fake-fi-register';
 import { routeFakePlRegister } from './fake-pl-register';
 import { routeFakeCzRegister } from './fake-cz-register';
 
@@ -65,6 +66,9 @@ function routeRecorded(f: FakeRegisters): void {
     _embedded: { enheter: object[] };
   };
   f.NO_API.get('/enheter/923609016', { body: JSON.stringify(asa._embedded.enheter[0]), headers: JSON_HEADERS });
+
+  // Finland: the recorded Nokia Oyj answer (also the probe's), derived search, empty and 503 answers (fake-fi-register.ts).
+  routeFakeFiRegister(f.FI_API);
 
   // Great Britain, Public Data API (with REGISTER_GB_API_KEY).
   const G = 'registers/gb';

@@ -7,6 +7,7 @@ import { AuConnector } from '../../registers/au';
 import { CaConnector } from '../../registers/ca';
 import type { CompanyRecord } from '../../registers/connector';
 import { DkConnector } from '../../registers/dk';
+import { FiConnector } from '../../registers/fi';
 import { FrConnector } from '../../registers/fr';
 import { GbConnector } from '../../registers/gb';
 import { NoConnector } from '../../registers/no';
@@ -163,6 +164,16 @@ describe('bundled sample dataset', () => {
         czHttp.onApplicationShutdown();
       }
     }
+
+    // ── Finland (FI) ─────────────────────────────────────────────────────────────────────────
+    // The one recorded PRH answer, Nokia Oyj (0112038-9). The derived PRH answers (three-hit
+    // search, ceased) hold invented companies: they stay out of the sample.
+    fake.get('/fi/companies', json('fi/prh-ytj-v3-companies-businessId-0112038-9-nokia-oyj.json'));
+    const fiConnectors = connectorBuilder('FI', FiConnector, clock, () => ({ REGISTER_FI_API_URL: `${fake.url}/fi` }));
+    records.push((await fiConnectors.build().lookup('0112038-9'))!);
+    fiConnectors.shutdown();
+    // ─────────────────────────────────────────────────────────────────────────────────────────
+
     const byKey = new Map<string, DatasetRow>();
     for (const r of records) {
       // The officers of a lookup are not part of the dataset (bulk files carry none).

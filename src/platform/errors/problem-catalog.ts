@@ -13,7 +13,7 @@ export const PROBLEMS = {
     status: 400,
     title: 'The query is not acceptable',
     description:
-      'q is too short, too long, not a name (only punctuation, symbols or control characters), a registration number whose check digit is wrong, or a name so common that the register refuses to search it (ARES: more than 1,000 matches); on /lei/{lei}, the LEI is not 20 letters and digits or its ISO 17442 check digits are wrong.',
+      'q is too short, too long, not a name (only punctuation, symbols or control characters), a registration number that is malformed or whose check digit is wrong (or that no check digit can complete, as a Finnish business ID whose weighted sum leaves 1), or a name so common that the register refuses to search it (ARES: more than 1,000 matches); on /lei/{lei}, the LEI is not 20 letters and digits or its ISO 17442 check digits are wrong. The message says which.',
   },
   malformed_request: {
     status: 400,

@@ -1,21 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ReaderContext } from '../bulk/dataset-row';
 import { openInput } from '../bulk/open-input';
-import { chunked, collect, fixtureText } from '../../../test/support/dataset-fixtures';
+import { chunked, collect, fixtureText, readerContext } from '../../../test/support/dataset-fixtures';
 import { makeZip } from '../../../test/support/zip';
 import { readFiAllCompanies } from './fi-all-companies.reader';
 import { FI_BULK_FORMATS } from './fi.bulk-formats';
-import { FI_DEFINITION } from './fi.definition';
 
 const SAMPLE = 'datasets/fi/prh-ytj-v3-all-companies-derived-sample.json';
 
-// TODO(integration): readerContext('FI') from test/support/dataset-fixtures once FI is in the register table.
-const ctx: ReaderContext = {
-  urls: { API: FI_DEFINITION.endpoints.API.defaultUrl, WEB: FI_DEFINITION.endpoints.WEB.defaultUrl },
-  officialUrl: FI_DEFINITION.officialUrl,
-};
+const ctx = readerContext('FI');
 
 function sample(): any[] {
   return JSON.parse(fixtureText(SAMPLE));

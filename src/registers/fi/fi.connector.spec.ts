@@ -1,14 +1,7 @@
-import axios from 'axios';
 import { ManualClock } from '../../platform/clock';
-import type { AppConfig } from '../../platform/config/app-config';
-import type { HttpClientFactory, RegisterClientOptions } from '../client/http-client.factory';
+import { connectorBuilder, upstreamFailure } from '../../../test/support/connectors';
 import { FakeRegister, fixture } from '../../../test/support/fake-register';
-import {
-  FI_FAILING,
-  FI_NOKIA,
-  FI_UNKNOWN,
-  routeFakeFiRegister,
-} from '../../../test/fixtures/registers/fi/fi-fake-routes';
+import { FI_FAILING, FI_NOKIA, FI_UNKNOWN, routeFakeFiRegister } from '../../../test/support/fake-fi-register';
 import { FiConnector } from './fi.connector';
 
 const NOW = '2026-10-05T09:15:30.250Z';
@@ -18,38 +11,19 @@ const JSON_HEADERS = { 'Content-Type': 'application/json' };
 const REGISTER = 'Yritys- ja yhteisötietojärjestelmä YTJ (Patentti- ja rekisterihallitus)';
 
 /**
- * TODO(integration): once FI is in the register table, build these with AppConfig.fromEnv({
- * REGISTER_FI_API_URL: fake.url, … }) and `new HttpClientFactory(config)` as the NO spec does.
- * Until then the factory cannot make an FI client, so this stands in for it: a plain axios
- * client on the fake, with the factory's timeout and Accept header (no breaker, queue or retry).
+ * The connector as the application builds it (loadConfig, the one HTTP client factory with its
+ * politeness, retries and User-Agent) against PRH on loopback (test/support/fake-fi-register.ts),
+ * which replays the recorded Nokia answer and the answers derived from it (MANIFEST.md).
  */
-function stubs(fake: FakeRegister): { config: AppConfig; http: HttpClientFactory; purposes: string[] } {
-  const purposes: string[] = [];
-  const config = {
-    register: (cc: string) => {
-      if (cc !== 'FI') throw new Error(`no stub config for ${cc}`);
-      return { urls: { API: fake.url, WEB: 'https://tietopalvelu.ytj.fi' }, credentials: {}, paused: false };
-    },
-    probe: { intervalSeconds: 300, timeoutMs: 300 },
-  } as unknown as AppConfig;
-  const http = {
-    forRegister: (cc: string, purpose: string, options: RegisterClientOptions = {}) => {
-      purposes.push(`${cc}_${purpose}`);
-      return axios.create({
-        baseURL: fake.url,
-        timeout: options.timeoutMs ?? 300,
-        headers: { Accept: 'application/json' },
-      });
-    },
-  } as unknown as HttpClientFactory;
-  return { config, http, purposes };
-}
-
 describe('FiConnector (PRH YTJ v3) against recorded and derived answers', () => {
   const fake = new FakeRegister();
-  let clock: ManualClock;
+  const clock = new ManualClock(new Date(NOW));
+  const connectors = connectorBuilder('FI', FiConnector, clock, () => ({
+    REGISTER_FI_API_URL: fake.url,
+    REGISTER_TIMEOUT_MS: '300',
+    PROBE_TIMEOUT_MS: '300',
+  }));
   let connector: FiConnector;
-  let purposes: string[];
 
   beforeAll(async () => {
     await fake.start();
@@ -60,17 +34,25 @@ describe('FiConnector (PRH YTJ v3) against recorded and derived answers', () => 
   beforeEach(() => {
     fake.reset();
     routeFakeFiRegister(fake);
-    clock = new ManualClock(new Date(NOW));
-    const s = stubs(fake);
-    purposes = s.purposes;
-    connector = new FiConnector(s.config, s.http, clock);
+    clock.set(NOW);
+    connector = connectors.build();
   });
+  afterEach(() => connectors.shutdown());
 
-  it('reads live from the register itself through its API endpoint and needs no credential', () => {
+  it('reads live from the register itself, keyless, naming the service in its User-Agent', async () => {
     expect(connector.country).toBe('FI');
-    expect(purposes).toEqual(['FI_API', 'FI_API']);
     expect(connector.source()).toMatchObject({ kind: 'native_official', official: true });
     expect(connector.unavailableReason()).toBeNull();
+    await connector.readRecord(FI_NOKIA);
+    expect(fake.requests[0].headers['user-agent']).toMatch(/^RegistryLookup\//);
+    expect(fake.requests[0].headers.accept).toBe('application/json');
+  });
+
+  it('links records to REGISTER_FI_WEB_URL when it is set', async () => {
+    const elsewhere = connectors.build({ REGISTER_FI_WEB_URL: 'https://ytj.example' });
+    await expect(elsewhere.readRecord(FI_NOKIA)).resolves.toMatchObject({
+      source: { url: 'https://ytj.example/yritys/0112038-9' },
+    });
   });
 
   it('searches by name and keeps the register’s order up to the limit', async () => {
@@ -168,8 +150,10 @@ describe('FiConnector (PRH YTJ v3) against recorded and derived answers', () => 
   });
 
   describe('register failures become UpstreamError', () => {
-    it('503 with the ErrorResponse body → http_5xx', async () => {
-      await expect(connector.lookup(FI_FAILING)).rejects.toMatchObject({ errorClass: 'http_5xx', httpStatus: 503 });
+    it('503 with the ErrorResponse body → http_5xx, after one safe retry', async () => {
+      const err = await upstreamFailure(connector.lookup(FI_FAILING));
+      expect(err).toMatchObject({ errorClass: 'http_5xx', httpStatus: 503 });
+      expect(fake.requests.map((r) => r.query.get('businessId'))).toEqual([FI_FAILING, FI_FAILING]);
     });
 
     it('500 → http_5xx; 400 → http_4xx', async () => {
@@ -179,9 +163,21 @@ describe('FiConnector (PRH YTJ v3) against recorded and derived answers', () => 
       await expect(connector.searchByName('N', 5)).rejects.toMatchObject({ errorClass: 'http_4xx', httpStatus: 400 });
     });
 
-    it('429 in text/plain → rate_limited', async () => {
+    it('429 in text/plain → rate_limited, once Retry-After has been honoured', async () => {
       fake.get('/companies', { status: 429, body: 'Too Many Requests', headers: { 'Retry-After': '1' } });
       await expect(connector.lookup(FI_NOKIA)).rejects.toMatchObject({ errorClass: 'rate_limited', httpStatus: 429 });
+      expect(fake.requests).toHaveLength(2);
+      expect(fake.requests[1].at - fake.requests[0].at).toBeGreaterThanOrEqual(950);
+    });
+
+    it('a 429 followed by the answer is the answer', async () => {
+      let first = true;
+      fake.get('/companies', () => {
+        if (!first) return { fixture: `${F}/prh-ytj-v3-companies-businessId-0112038-9-nokia-oyj.json` };
+        first = false;
+        return { status: 429, body: 'Too Many Requests', headers: { 'Retry-After': '0' } };
+      });
+      await expect(connector.lookup(FI_NOKIA)).resolves.toMatchObject({ name: 'Nokia Oyj' });
     });
 
     it('an HTML page where JSON was expected → invalid_response', async () => {

@@ -1,7 +1,6 @@
-import type { CountryCode, RegisterDefinition } from '../registers';
+import type { RegisterDefinition } from '../registers';
 
-// TODO(integration): 'FI' joins COUNTRY_CODES; then this cast (the only one) goes and FI is plain 'FI'.
-export const FI = 'FI' as CountryCode;
+export const FI = 'FI';
 
 /** What the service knows of this register as data: names, URLs, endpoints, credentials, capabilities. */
 export const FI_DEFINITION: RegisterDefinition = {

@@ -14,6 +14,10 @@ export const FI_REGISTER: Register = {
   // Oyj (julkinen osakeyhtiö), Abp (its Swedish form), Tmi (toiminimi); "Oy", "Ab", "Ky" are under three letters.
   nameStopWords: ['oyj', 'abp', 'tmi'],
   changeDetection: FI_CHANGE_DETECTION,
-  // TODO(integration): the register's own wording
-  simulation: { status: { active: '', inactive: '' }, legalFormPairs: [] },
+  // "Rekisterissä" as the recorded trade register entry words it; "Selvitystila" (liquidation)
+  // as the parser words a current SELTILA situation, which a company can leave to go on trading.
+  simulation: {
+    status: { active: 'Rekisterissä', inactive: 'Selvitystila' },
+    legalFormPairs: [['Osakeyhtiö', 'Julkinen osakeyhtiö']],
+  },
 };

@@ -8,7 +8,7 @@ export const detectionCheckJobSchema = z.union([
     /** The lease the scheduler took on these companies: only its holder applies a result. */
     leaseToken: z.string().regex(/^[rc]\.[\w-]{8,40}$/),
     entityIds: z
-      .array(z.string().regex(/^ent_[a-z]{2}_[0-9A-Z]{1,20}$/))
+      .array(z.string().regex(/^ent_[a-z]{2}_[0-9A-Z-]{1,20}$/))
       .min(1)
       .max(100),
   }),
