@@ -15,7 +15,7 @@ import { collectBootGarbage } from './platform/memory/boot-garbage';
  */
 async function bootstrap(): Promise<void> {
   const role: Role = process.argv.includes('--role=api') ? 'api' : 'all';
-  const configs = loadConfig(process.env, role);
+  const configs = loadConfig(process.env, role, { service: true });
   const config = configs.app;
   holdDataDir(config);
   const app = await NestFactory.create(rootModuleFor(role, configs), {

@@ -7,7 +7,7 @@ import { loadConfig } from './app/config';
 
 /** `npm run start:worker`: job processors and schedules; opens no port. */
 async function bootstrap(): Promise<void> {
-  const configs = loadConfig(process.env, 'worker');
+  const configs = loadConfig(process.env, 'worker', { service: true });
   const config = configs.app;
   holdDataDir(config);
   const app = await NestFactory.createApplicationContext(rootModuleFor('worker', configs), {

@@ -1,5 +1,6 @@
 import type { AdminSetup } from '../platform/admin/admin-command';
 import { AppConfig, ConfigError, Role } from '../platform/config/app-config';
+import { SECRETS_KEY_REQUIRED } from '../platform/platform.module';
 import { RegistersConfig } from '../registers/register-config';
 import { DATABASE_SCHEMA } from './database-schema';
 
@@ -10,7 +11,7 @@ export interface Configs {
 }
 
 /** Reads and validates the environment once; throws one ConfigError listing every bad value of both. */
-export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all'): Configs {
+export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', options: { service?: boolean } = {}): Configs {
   const problems: string[] = [];
   const read = <T>(f: () => T): T | undefined => {
     try {
@@ -23,7 +24,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all'): Configs 
   };
   const app = read(() => AppConfig.fromEnv(env, role));
   const registers = read(() => RegistersConfig.fromEnv(env));
-  if (!app || !registers) throw new ConfigError(problems);
+  // A service process on Postgres signs webhooks with secrets it must decrypt: every process needs the same key.
+  if (options.service && app?.databaseUrl && !app.secretsKeys.current) problems.push(SECRETS_KEY_REQUIRED);
+  if (!app || !registers || problems.length) throw new ConfigError(problems);
   return { app, registers };
 }
 

@@ -1,3 +1,4 @@
+import { testSecretBox } from '../support/secrets';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -123,7 +124,7 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
     publisher = new EventPublisher(
       dataSource,
       new AccountGate(new AccountStore()),
-      new EndpointStore(dataSource),
+      new EndpointStore(dataSource, testSecretBox()),
       new EventStore(dataSource),
       new DeliveryLogStore(dataSource),
       new DeliveryQueue(jobs),

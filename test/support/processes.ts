@@ -1,3 +1,4 @@
+import { TEST_SECRETS_KEY } from './secrets';
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ export interface Started {
 export function startProcess(entry: string, args: string[], env: Record<string, string>): Started {
   const child = spawn(process.execPath, [join(ROOT, 'dist', entry), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', WEBHOOK_SECRETS_KEY: TEST_SECRETS_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

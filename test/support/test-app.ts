@@ -10,6 +10,7 @@ import type { RegistersConfig } from '../../src/registers/register-config';
 import { REGISTER_TABLE } from '../../src/registers/registers';
 import { configureHttpApp } from '../../src/app/http-app';
 import { createTestPostgresDatabase } from './database';
+import { TEST_SECRETS_KEY } from './secrets';
 import { OpenApiDocument } from '../../src/platform/openapi/openapi.controller';
 import { OpenApiResponseValidator, RecordedResponse, recordResponses } from './openapi-validation';
 
@@ -82,6 +83,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     env.DATABASE_URL = options.connectThrough ? await options.connectThrough(db.url) : db.url;
     databaseUrl = db.url;
     env.REDIS_URL = process.env.REDIS_URL;
+    env.WEBHOOK_SECRETS_KEY ??= TEST_SECRETS_KEY;
     env.REDIS_KEY_PREFIX = env.REDIS_KEY_PREFIX ?? `rltest-${randomBytes(4).toString('hex')}`;
   } else {
     env.DATA_DIR = env.DATA_DIR ?? 'memory://';

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module, OnModuleInit } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { DeliveriesController } from './delivery/deliveries.controller';
 import { Deliverer } from './delivery/deliverer.service';
@@ -44,4 +44,18 @@ import { TargetGuard } from './outbound/target-guard.service';
   ],
   exports: [EventPublisher, TestEventSender, Deliverer, DeliveryQueue, DeliveryStore],
 })
-export class WebhooksModule {}
+export class WebhooksModule implements OnModuleInit {
+  private readonly logger = new Logger(WebhooksModule.name);
+
+  constructor(private readonly endpoints: EndpointStore) {}
+
+  /** Secrets stored in clear (before sealing) or with an older key are sealed with the current one. */
+  async onModuleInit(): Promise<void> {
+    const { sealed, unreadable } = await this.endpoints.resealSecrets();
+    if (sealed > 0) this.logger.log(`sealed ${sealed} webhook signing secret(s) with the current WEBHOOK_SECRETS_KEY`);
+    if (unreadable > 0)
+      this.logger.error(
+        `${unreadable} webhook signing secret(s) are sealed with a key this process does not hold: their endpoints cannot sign until that key is in WEBHOOK_SECRETS_OLD_KEYS`,
+      );
+  }
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseAllowlist, RateLimitAllowEntry } from '../rate-limit/client-key';
+import { parseSecretsKey } from '../crypto/secret-box';
 import { Cidr, parseCidrs } from './cidrs';
 import { parseDuration, parseSchedule } from './durations';
 
@@ -242,6 +243,23 @@ export const ENV_VARIABLES = {
     meaning:
       'Longest one query of a request may take, counted by the service itself (a stalled network included): past it, 503 service_unavailable. Lock waits give up at half of it. Background work allows 30 s; operator commands (imports, migrations) have no limit.',
   },
+  WEBHOOK_SECRETS_KEY: {
+    schema: parsed(parseSecretsKey).optional(),
+    default: '(embedded: generated in DATA_DIR/secrets.key)',
+    meaning:
+      'Key that encrypts webhook signing secrets at rest (AES-256-GCM): 32 random bytes in base64, e.g. `openssl rand -base64 32`. Required with DATABASE_URL, the same in every process. To rotate it, see docs/operations.md.',
+  },
+  WEBHOOK_SECRETS_OLD_KEYS: {
+    schema: parsed((v) =>
+      v
+        .split(',')
+        .filter((k) => k.trim())
+        .map(parseSecretsKey),
+    ).default([]),
+    default: '(empty)',
+    meaning:
+      'Comma-separated keys that encrypted secrets before WEBHOOK_SECRETS_KEY: still read, and each secret is encrypted again with the current key at boot.',
+  },
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     default: 'info',
@@ -296,6 +314,8 @@ export class AppConfig {
     sweepIntervalMs: number;
     userAgent: string;
   };
+  /** WEBHOOK_SECRETS_KEY and the keys before it; unset on the embedded default, which keeps its own. */
+  readonly secretsKeys: { current?: Buffer; old: Buffer[] };
   readonly limits: { simulatorSendsPerHour: number; signupsPerHourPerIp: number; accountRequestsPerHour: number };
 
   private constructor(values: Omit<AppConfig, 'isEmbedded'>) {
@@ -379,6 +399,7 @@ export class AppConfig {
         sweepIntervalMs: v.DELIVERY_SWEEP_INTERVAL_MS,
         userAgent: userAgent('RegistryLookup-Webhooks', apiVersion, v.PUBLIC_BASE_URL),
       },
+      secretsKeys: { current: v.WEBHOOK_SECRETS_KEY, old: v.WEBHOOK_SECRETS_OLD_KEYS },
       limits: {
         simulatorSendsPerHour: v.SIMULATOR_SENDS_PER_HOUR,
         signupsPerHourPerIp: v.SIGNUPS_PER_HOUR_PER_IP,

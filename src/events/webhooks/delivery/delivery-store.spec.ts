@@ -1,3 +1,4 @@
+import { testSecretBox } from '../../../../test/support/secrets';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createTestDataSource, TestBackend } from '../../../../test/support/database';
@@ -51,11 +52,11 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
 
   beforeAll(async () => {
     ({ dataSource, config, close } = await createTestDataSource(backend));
-    store = new DeliveryStore(dataSource, config);
+    store = new DeliveryStore(dataSource, config, testSecretBox());
     publisher = new EventPublisher(
       dataSource,
       new AccountGate(new AccountStore()),
-      new EndpointStore(dataSource),
+      new EndpointStore(dataSource, testSecretBox()),
       new EventStore(dataSource),
       new DeliveryLogStore(dataSource),
       {} as DeliveryQueue,
@@ -181,7 +182,7 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
       jest.spyOn(master, 'query').mockImplementation((...args: unknown[]) => (note(args[0]), q(...args)));
     }
     try {
-      const worker = new DeliveryStore(dataSource, config);
+      const worker = new DeliveryStore(dataSource, config, testSecretBox());
       const now = new Date();
       const first = await store.claim({ endpointId, max: 2 }, now, prepare);
       expect(first.map((c) => c.deliveryId)).toEqual(due.slice(0, 2));

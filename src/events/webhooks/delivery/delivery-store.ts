@@ -1,3 +1,4 @@
+import { SecretBox } from '../../../platform/crypto/secret-box';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../platform/config/app-config';
@@ -152,6 +153,7 @@ export class DeliveryStore {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly box: SecretBox,
   ) {
     this.commitAsync = commitsAsync(config);
   }
@@ -261,13 +263,14 @@ export class DeliveryStore {
       const endpointRows = 'deliveryId' in t ? rows : (byEndpoint.get(t.endpointId) ?? []);
       const endpoint = endpointRows[0];
       if (!endpoint) return { request, endpoint: undefined, claims: [] };
-      const secrets = [endpoint.secret];
+      // Stored sealed (secret-box.ts): opened to sign; the claim compares the stored values.
+      const secrets = [this.box.open(endpoint.secret)];
       if (
         endpoint.previous_secret &&
         endpoint.previous_secret_expires_at &&
         new Date(endpoint.previous_secret_expires_at) > now
       )
-        secrets.push(endpoint.previous_secret);
+        secrets.push(this.box.open(endpoint.previous_secret));
       // The oldest: as a claim made meanwhile elsewhere took at most `limit` of them, max + limit leave enough.
       const claims = endpoint.enabled
         ? endpointRows

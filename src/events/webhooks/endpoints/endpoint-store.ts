@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { SecretBox } from '../../../platform/crypto/secret-box';
 import { queryRows } from '../../../platform/database/sql';
 import type { EventKind } from '../../event-kinds';
 
@@ -76,8 +77,12 @@ function toEndpoint(r: EndpointRow): WebhookEndpoint {
  */
 @Injectable()
 export class EndpointStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly box: SecretBox,
+  ) {}
 
+  /** Stores the endpoint; its secret (`whsec_…`) is sealed (secret-box.ts): the row never holds it in clear. */
   async insert(
     m: EntityManager,
     e: Pick<WebhookEndpoint, 'id' | 'accountId' | 'url' | 'description' | 'secret' | 'createdAt'> & {
@@ -88,7 +93,7 @@ export class EndpointStore {
       m,
       `INSERT INTO webhook_endpoint (id, account_id, url, description, events, secret, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,
-      [e.id, e.accountId, e.url, e.description, e.events, e.secret, e.createdAt],
+      [e.id, e.accountId, e.url, e.description, e.events, this.box.seal(e.secret), e.createdAt],
     );
     return toEndpoint(rows[0]);
   }
@@ -175,9 +180,44 @@ export class EndpointStore {
       this.dataSource,
       `UPDATE webhook_endpoint SET previous_secret = secret, previous_secret_expires_at = $3, secret = $4, updated_at = $5
        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
-      [id, accountId, previousExpiresAt, secret, now],
+      [id, accountId, previousExpiresAt, this.box.seal(secret), now],
     );
     return rows.length ? toEndpoint(rows[0]) : null;
+  }
+
+  /**
+   * Seals what is stored in clear (rows from before sealing) or with an older key, with the
+   * current key: run at boot, so a key rotation completes as each process starts. A row changed
+   * meanwhile is left to the next run. A value sealed with a key this process does not hold is
+   * left as it is and counted as unreadable.
+   */
+  async resealSecrets(): Promise<{ sealed: number; unreadable: number }> {
+    const rows = await queryRows<{ id: string; secret: string; previous_secret: string | null }>(
+      this.dataSource,
+      `SELECT id, secret, previous_secret FROM webhook_endpoint`,
+    );
+    let sealed = 0;
+    let unreadable = 0;
+    for (const r of rows) {
+      for (const column of ['secret', 'previous_secret'] as const) {
+        const value = r[column];
+        if (value === null || !this.box.needsResealing(value)) continue;
+        let plain: string;
+        try {
+          plain = this.box.open(value);
+        } catch {
+          unreadable++;
+          continue;
+        }
+        const changed = await queryRows(
+          this.dataSource,
+          `UPDATE webhook_endpoint SET ${column} = $3 WHERE id = $1 AND ${column} = $2 RETURNING id`,
+          [r.id, value, this.box.seal(plain)],
+        );
+        sealed += changed.length;
+      }
+    }
+    return { sealed, unreadable };
   }
 
   /** Deletes the endpoint with its deliveries (ON DELETE CASCADE); whether the account had it. */
