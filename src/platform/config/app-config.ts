@@ -209,6 +209,12 @@ export const ENV_VARIABLES = {
     default: '60',
     meaning: 'Test events one account may send from the simulator per rolling hour (counted in the database).',
   },
+  WATCHES_PER_ACCOUNT: {
+    schema: positiveInt.default(10_000),
+    default: '10000',
+    meaning:
+      'Most companies one account may watch at once; past it, a new watch is 409 watch_quota_exceeded (and a bulk creation creates what fits).',
+  },
   SIGNUPS_PER_HOUR_PER_IP: {
     schema: positiveInt.default(10),
     default: '10',
@@ -316,7 +322,12 @@ export class AppConfig {
   };
   /** WEBHOOK_SECRETS_KEY and the keys before it; unset on the embedded default, which keeps its own. */
   readonly secretsKeys: { current?: Buffer; old: Buffer[] };
-  readonly limits: { simulatorSendsPerHour: number; signupsPerHourPerIp: number; accountRequestsPerHour: number };
+  readonly limits: {
+    simulatorSendsPerHour: number;
+    signupsPerHourPerIp: number;
+    accountRequestsPerHour: number;
+    watchesPerAccount: number;
+  };
 
   private constructor(values: Omit<AppConfig, 'isEmbedded'>) {
     Object.assign(this, values);
@@ -402,6 +413,7 @@ export class AppConfig {
       secretsKeys: { current: v.WEBHOOK_SECRETS_KEY, old: v.WEBHOOK_SECRETS_OLD_KEYS },
       limits: {
         simulatorSendsPerHour: v.SIMULATOR_SENDS_PER_HOUR,
+        watchesPerAccount: v.WATCHES_PER_ACCOUNT,
         signupsPerHourPerIp: v.SIGNUPS_PER_HOUR_PER_IP,
         accountRequestsPerHour: v.ACCOUNT_RATE_LIMIT_PER_HOUR,
       },

@@ -83,6 +83,12 @@ export const PROBLEMS = {
     description:
       'The request headers did not arrive within HTTP_HEADERS_TIMEOUT_MS, or the whole request within HTTP_REQUEST_TIMEOUT_MS; the connection is closed.',
   },
+  watch_quota_exceeded: {
+    status: 409,
+    title: 'Watch quota reached',
+    description:
+      'The account watches as many companies as it may (WATCHES_PER_ACCOUNT, 10,000 by default): delete watches it no longer needs, or ask for a higher quota. The body gives `limit` and `used`.',
+  },
   conflict: {
     status: 409,
     title: 'Conflict with the current state',

@@ -104,6 +104,14 @@ export class WatchStore {
     return rows.map((r) => r.entity_id);
   }
 
+  /** How many companies the account watches. */
+  async countByAccount(m: EntityManager, accountId: string): Promise<number> {
+    const rows = await queryRows<{ n: number }>(m, `SELECT count(*)::int AS n FROM watch WHERE account_id = $1`, [
+      accountId,
+    ]);
+    return rows[0].n;
+  }
+
   /** The account's watch ids of these companies, by entity id. */
   async idsByEntity(m: EntityManager, accountId: string, entityIds: string[]): Promise<Map<string, string>> {
     const rows = await queryRows<{ id: string; entity_id: string }>(

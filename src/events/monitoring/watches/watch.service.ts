@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../../platform/clock';
+import { AppConfig } from '../../../platform/config/app-config';
 import { ApiError } from '../../../platform/errors/api-error';
+import { AccountGate } from '../../accounts/account-gate.service';
 import { randomId } from '../../../platform/ids';
 import { Cursor, page, pageQuery } from '../../../platform/pagination';
 import { parseQuery } from '../../../platform/validation/zod-input';
@@ -30,12 +32,15 @@ export class WatchService {
     private readonly watches: WatchStore,
     private readonly snapshots: SnapshotStore,
     private readonly checks: CompanyCheckService,
+    private readonly accounts: AccountGate,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   async create(accountId: string, body: unknown): Promise<{ created: boolean; watch: WatchDto }> {
     const target = resolveWatchTarget(body);
-    const { created, ids } = await this.dataSource.transaction((m) => this.insert(m, accountId, [target]));
+    const { created, ids, refused } = await this.dataSource.transaction((m) => this.insert(m, accountId, [target]));
+    if (refused.error) throw refused.error;
     const id = ids.get(target.entityId)!;
     if (created.has(target.entityId)) {
       try {
@@ -86,7 +91,7 @@ export class WatchService {
     });
     for (let i = 0; i < valid.length; i += BULK_CHUNK) {
       const chunk = valid.slice(i, i + BULK_CHUNK);
-      const { created, ids } = await this.dataSource.transaction((m) =>
+      const { created, ids, refused } = await this.dataSource.transaction((m) =>
         this.insert(
           m,
           accountId,
@@ -95,6 +100,15 @@ export class WatchService {
       );
       const seen = new Set<string>();
       for (const { index, target } of chunk) {
+        if (refused.entityIds.has(target.entityId)) {
+          const err = refused.error!;
+          results[index] = {
+            index,
+            status: 'failed',
+            error: { status: err.status, code: err.code, message: err.detail },
+          };
+          continue;
+        }
         // The same company twice in one request: the second row is the existing watch.
         const isNew = created.has(target.entityId) && !seen.has(target.entityId);
         seen.add(target.entityId);
@@ -136,9 +150,10 @@ export class WatchService {
     m: EntityManager,
     accountId: string,
     targets: WatchTarget[],
-  ): Promise<{ created: Set<string>; ids: Map<string, string> }> {
+  ): Promise<{ created: Set<string>; ids: Map<string, string>; refused: Refused }> {
     const now = this.clock.now();
-    const unique = [...new Map(targets.map((t) => [t.entityId, t])).values()];
+    const all = [...new Map(targets.map((t) => [t.entityId, t])).values()];
+    const { unique, refused } = await this.withinQuota(m, accountId, all);
     await this.snapshots.insertPending(m, unique, now);
     const created = await this.watches.insertMissing(
       m,
@@ -151,8 +166,48 @@ export class WatchService {
       accountId,
       unique.map((t) => t.entityId),
     );
-    return { created: new Set(created), ids };
+    return { created: new Set(created), ids, refused };
   }
+
+  /**
+   * The targets that fit in the account's watch quota (companies it watches already always do),
+   * and the error of those that do not. The account's row lock makes the count exact when
+   * creations race, on any number of replicas.
+   */
+  private async withinQuota(
+    m: EntityManager,
+    accountId: string,
+    targets: WatchTarget[],
+  ): Promise<{ unique: WatchTarget[]; refused: Refused }> {
+    const limit = this.config.limits.watchesPerAccount;
+    await this.accounts.lock(m, accountId);
+    const used = await this.watches.countByAccount(m, accountId);
+    const existing = await this.watches.idsByEntity(
+      m,
+      accountId,
+      targets.map((t) => t.entityId),
+    );
+    let room = Math.max(0, limit - used);
+    const unique: WatchTarget[] = [];
+    const refusedIds = new Set<string>();
+    for (const t of targets) {
+      if (existing.has(t.entityId) || room-- > 0) unique.push(t);
+      else refusedIds.add(t.entityId);
+    }
+    if (refusedIds.size === 0) return { unique, refused: { entityIds: refusedIds } };
+    const error = new ApiError(
+      'watch_quota_exceeded',
+      `This account watches ${used.toLocaleString('en-US')} companies, its quota (WATCHES_PER_ACCOUNT ${limit.toLocaleString('en-US')}): delete watches it no longer needs, or ask for a higher quota.`,
+      { limit, used },
+    );
+    return { unique, refused: { entityIds: refusedIds, error } };
+  }
+}
+
+/** New watches past the quota: their companies, and the error each gets. */
+interface Refused {
+  entityIds: Set<string>;
+  error?: ApiError;
 }
 
 function newWatchId(): string {

@@ -54,11 +54,15 @@ export class WatchesController {
       'The baseline is an official live read, made now when the register is readable; otherwise the watch is created with a pending baseline, taken at the first successful read. Watching a company the account already watches answers the existing watch with 200.',
   })
   @ApiBody(WATCH_BODY)
-  @ApiCreatedResponse({
-    type: WatchDto,
-    description: 'Created (200 with the existing watch when the account already watches the company).',
-  })
-  @ApiAccountErrors('invalid_body', 'country_not_covered', 'unsupported_media_type', 'payload_too_large')
+  @ApiCreatedResponse({ type: WatchDto, description: 'Created.' })
+  @ApiOkResponse({ type: WatchDto, description: 'The account already watches the company: the existing watch.' })
+  @ApiAccountErrors(
+    'invalid_body',
+    'country_not_covered',
+    'watch_quota_exceeded',
+    'unsupported_media_type',
+    'payload_too_large',
+  )
   async create(
     @CurrentPrincipal() principal: Principal,
     @Body() body: unknown,
@@ -84,7 +88,7 @@ export class WatchesController {
     },
   })
   @ApiOkResponse({ type: WatchBulkResponseDto })
-  @ApiAccountErrors('invalid_body', 'unsupported_media_type', 'payload_too_large')
+  @ApiAccountErrors('invalid_body', 'watch_quota_exceeded', 'unsupported_media_type', 'payload_too_large')
   createMany(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<WatchBulkResponseDto> {
     return this.watches.createMany(principal.accountId, body);
   }

@@ -17,7 +17,8 @@ export class WatchBaselineDto {
   @ApiProperty({
     nullable: true,
     type: String,
-    enum: ['live', 'mirror'],
+    // OpenAPI 3.0: a nullable enum lists null among its values.
+    enum: ['live', 'mirror', null],
     description: 'live: an official read of the register; mirror: France without an INSEE key.',
   })
   sourceMode: string | null;
@@ -35,7 +36,7 @@ export class WatchCheckDto {
   @ApiProperty({
     nullable: true,
     type: String,
-    enum: ['baseline', 'no_change', 'changed', 'stale', 'not_found', 'failed', 'feed_behind'],
+    enum: ['baseline', 'no_change', 'changed', 'stale', 'not_found', 'failed', 'feed_behind', null],
     description:
       'What the last check found: the baseline taken, no change, a change (events sent), the register has no such company, the read failed (tried again soon), or the feed was not read far enough yet.',
   })
