@@ -9,10 +9,17 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 jest.setTimeout(120_000);
 
 /** A name that is public when the endpoint is saved and loopback ever after (DNS rebinding). */
-class Rebinding extends DnsResolver {
-  private lookups = 0;
-  override async resolve(): Promise<ResolvedAddress[]> {
-    return [{ address: this.lookups++ === 0 ? '93.184.215.14' : '127.0.0.3', family: 4 }];
+/** Names that resolve as a script says: one address per lookup, the last one again after. */
+class Scripted extends DnsResolver {
+  private readonly answers = new Map<string, string[]>([
+    // Public when saved and when the simulator checks it, loopback when connected to (DNS rebinding).
+    ['sim.example.test', ['93.184.215.14', '93.184.215.14', '127.0.0.3']],
+    // Public when saved, private by the time a test event is sent.
+    ['moved.example.test', ['93.184.215.14', '10.9.8.7']],
+  ]);
+  override async resolve(host: string): Promise<ResolvedAddress[]> {
+    const list = this.answers.get(host) ?? ['93.184.215.14'];
+    return [{ address: list.length > 1 ? list.shift()! : list[0], family: 4 }];
   }
 }
 
@@ -31,7 +38,7 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     fakes = await startFakeRegisters();
     app = await startTestApp({
       realClock: true,
-      overrides: [{ provide: DnsResolver, useValue: new Rebinding() }],
+      overrides: [{ provide: DnsResolver, useValue: new Scripted() }],
       env: {
         ...fakes.env,
         WEBHOOK_TARGET_ALLOWLIST: '127.0.0.1/32',
@@ -55,6 +62,9 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     await receiver?.stop();
     await fakes?.stop();
   });
+
+  /** Requests the fake registers received so far. */
+  const registerRequests = () => fakes.all().reduce((n, f) => n + f.requests.length, 0);
 
   const send = (body: Record<string, unknown>, who = customer) =>
     who.call('POST', '/api/v1/simulator/events', { endpointId, ...body });
@@ -160,6 +170,8 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
       status: 'degraded',
       reason: expect.stringMatching(/^Simulated: /),
       since: expect.stringMatching(ISO_MS),
+      status_url: `${app.url}/api/public/v1/status`,
+      watched_companies: 0,
     });
   });
 
@@ -229,6 +241,24 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     await customer.call('DELETE', `/api/v1/webhook-endpoints/${ep.body.id}`);
   });
 
+  it('checks the target before reading the register: a host resolving privately now is 422, nothing read or sent', async () => {
+    const ep = await customer.call('POST', '/api/v1/webhook-endpoints', { url: 'http://moved.example.test/hook' });
+    expect(ep.status).toBe(201);
+    const read = registerRequests();
+    const res = await send({
+      event: 'company.name_changed',
+      endpointId: ep.body.id,
+      country: 'NO',
+      registrationNumber: '923609016',
+    });
+    expect(res).toMatchObject({ status: 422, body: { code: 'target_not_allowed' } });
+    expect(res.body.detail).toMatch(/moved\.example\.test resolves to 10\.9\.8\.7, a private address/);
+    expect(registerRequests()).toBe(read);
+    const log = await customer.call('GET', `/api/v1/webhook-endpoints/${ep.body.id}/deliveries`);
+    expect(log.body.data).toEqual([]);
+    await customer.call('DELETE', `/api/v1/webhook-endpoints/${ep.body.id}`);
+  });
+
   it('retries a failed test event on the schedule, in the delivery log like any delivery', async () => {
     const before = receiver.requests.length;
     receiver.answerWith((_r, i) => ({ status: i === before ? 502 : 200 }));
@@ -269,6 +299,18 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3_500);
     expect(Math.min(...results.filter((r) => r.status === 201).map((r) => r.body.remainingThisHour))).toBe(0);
+    // A refused send reads nothing: the limit is checked before the company is read.
+    const read = registerRequests();
+    for (let i = 0; i < 10; i++) {
+      const named = await someone.call('POST', '/api/v1/simulator/events', {
+        event: 'company.name_changed',
+        endpointId: ep.body.id,
+        country: 'NO',
+        registrationNumber: '923609016',
+      });
+      expect(named.status).toBe(429);
+    }
+    expect(registerRequests()).toBe(read);
     // Another account is not affected.
     expect((await send({ event: 'register.unavailable' })).status).toBe(201);
   });

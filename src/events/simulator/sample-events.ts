@@ -6,7 +6,10 @@ import type { DatasetRow } from '../../registers/bulk/dataset-row';
 import type { CompanyRecord } from '../../registers/connector';
 import { entityId } from '../../registers/entity-id';
 import { COUNTRY_CODES, CountryCode, REGISTER_TABLE } from '../../registers/registers';
+import { PublicAddress } from '../../platform/http/public-address';
 import { SearchService } from '../../search/search.service';
+import { registerUnavailableData } from '../monitoring/events/detection-events';
+import { WatchService } from '../monitoring/watches/watch.service';
 import { EventData, RegisterRef, sourceModeOf } from '../webhooks/events/envelope';
 import { CHANGE_FIELD, ChangeKind, EventKind } from '../event-kinds';
 import { plausibleChange } from './plausible-changes';
@@ -20,20 +23,29 @@ import { plausibleChange } from './plausible-changes';
 export class SampleEvents {
   constructor(
     private readonly search: SearchService,
+    private readonly watches: WatchService,
+    private readonly address: PublicAddress,
     private readonly clock: Clock,
   ) {}
 
-  async data(kind: EventKind, country?: CountryCode, registrationNumber?: string): Promise<EventData> {
+  async data(
+    accountId: string,
+    kind: EventKind,
+    country?: CountryCode,
+    registrationNumber?: string,
+  ): Promise<EventData> {
     const now = this.clock.now();
     if (kind === 'register.unavailable') {
+      // Built as detection builds the real one: the same fields, the account's own watch count.
       const cc = country ?? pick(COUNTRY_CODES);
-      return {
-        country: cc,
-        register: registerRef(cc),
-        status: 'degraded',
-        reason: 'Simulated: the register did not answer the service’s probe (timeout).',
-        since: new Date(now.getTime() - 5 * 60_000).toISOString(),
-      };
+      return registerUnavailableData(
+        cc,
+        'degraded',
+        'Simulated: the register did not answer the service’s probe (timeout).',
+        new Date(now.getTime() - 5 * 60_000).toISOString(),
+        this.address.url('/api/public/v1/status'),
+        await this.watches.watchedIn(accountId, cc),
+      ) as unknown as EventData;
     }
     const company: CompanyRecord =
       registrationNumber && country

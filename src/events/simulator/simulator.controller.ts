@@ -27,6 +27,7 @@ export class SimulatorController {
     'invalid_body',
     'resource_not_found',
     'conflict',
+    'target_not_allowed',
     'simulator_limit_reached',
     'invalid_query',
     'country_not_covered',

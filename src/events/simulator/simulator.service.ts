@@ -18,7 +18,7 @@ export class SimulatorService {
 
   async send(accountId: string, input: z.infer<typeof simulateSchema>): Promise<SimulationResultDto> {
     await this.sender.checkAllowed(accountId, input.endpointId);
-    const data = await this.samples.data(input.event, input.country, input.registrationNumber);
+    const data = await this.samples.data(accountId, input.event, input.country, input.registrationNumber);
     return this.sender.send(accountId, input.endpointId, input.event, data);
   }
 }

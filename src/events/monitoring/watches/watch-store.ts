@@ -202,4 +202,14 @@ export class WatchStore {
     );
     return rows.map((r) => ({ accountId: r.account_id, companies: r.companies }));
   }
+
+  /** How many companies of a register the account watches. */
+  async countInCountry(accountId: string, country: CountryCode): Promise<number> {
+    const rows = await queryRows<{ n: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS n FROM watch WHERE account_id = $1 AND country = $2`,
+      [accountId, country],
+    );
+    return rows[0].n;
+  }
 }

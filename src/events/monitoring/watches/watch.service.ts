@@ -124,6 +124,11 @@ export class WatchService {
     return { created: count('created'), existing: count('existing'), failed: count('failed'), results };
   }
 
+  /** How many companies of a register the account watches (what its register.unavailable says). */
+  watchedIn(accountId: string, country: CountryCode): Promise<number> {
+    return this.watches.countInCountry(accountId, country);
+  }
+
   async list(accountId: string, query: unknown): Promise<WatchListDto> {
     const q = parseQuery(listQuery, query);
     const country = q.country === undefined ? null : parseCountry(q.country);

@@ -59,6 +59,10 @@ export interface RegisterUnavailableData {
   reason: string;
   /** ISO 8601 UTC: when the register stopped answering. */
   since: string;
+  /** Where to follow the register's status (GET /api/public/v1/status). */
+  status_url: string;
+  /** How many companies of this register the receiving account watches. */
+  watched_companies: number;
 }
 
 export type EventData = CompanyChangeData | CompanyNoChangeData | RegisterUnavailableData;

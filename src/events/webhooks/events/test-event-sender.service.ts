@@ -8,6 +8,7 @@ import { AttemptReport, Deliverer } from '../delivery/deliverer.service';
 import { DeliveryQueue } from '../delivery/delivery-queue.service';
 import { WebhookEndpointsService } from '../endpoints/webhook-endpoints.service';
 import type { EventData } from './envelope';
+import { TargetGuard } from '../outbound/target-guard.service';
 import { EventPublisher } from './event-publisher.service';
 import { EventStore } from './event-store';
 import type { EventKind } from '../../event-kinds';
@@ -46,13 +47,15 @@ export class TestEventSender {
     private readonly publisher: EventPublisher,
     private readonly deliverer: Deliverer,
     private readonly queue: DeliveryQueue,
+    private readonly guard: TargetGuard,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
 
   /**
    * Refuses a send that would fail anyway, before the caller spends anything on it (a register
-   * read): an unknown or disabled endpoint, or an account that used up its hour.
+   * read): an unknown or disabled endpoint, an account that used up its hour, or a URL whose
+   * host resolves to an address webhooks may not reach.
    */
   async checkAllowed(accountId: string, endpointId: string): Promise<void> {
     const endpoint = await this.endpoints.get(accountId, endpointId);
@@ -63,6 +66,8 @@ export class TestEventSender {
       );
     const sent = await this.sentInLastHour(this.dataSource.manager, accountId);
     this.refuseOverLimit(sent);
+    // Where the URL's host resolves now (it may have changed since the endpoint was saved).
+    await this.guard.checkForSave(endpoint.url);
   }
 
   /** Publishes one test event to the endpoint and makes its first attempt now, when a slot of the endpoint is free. */

@@ -1,0 +1,70 @@
+import { ManualClock } from '../../platform/clock';
+import type { PublicAddress } from '../../platform/http/public-address';
+import type { SearchService } from '../../search/search.service';
+import { BUILT_EVENT_KINDS, EventKind } from '../event-kinds';
+import { changeEventData, noChangeEventData, registerUnavailableData } from '../monitoring/events/detection-events';
+import type { WatchService } from '../monitoring/watches/watch.service';
+import { SampleEvents } from './sample-events';
+
+/** Every path of keys in a value ("register.name", "change.field"…), with the type of the value there. */
+function shape(value: unknown, path = ''): string[] {
+  if (value === null) return [`${path}:null-or-value`];
+  if (typeof value !== 'object' || Array.isArray(value))
+    return [`${path}:${Array.isArray(value) ? 'array' : typeof value}`];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => shape(v, path ? `${path}.${k}` : k));
+}
+
+const company = {
+  entityId: 'ent_no_923609016',
+  country: 'NO' as const,
+  registrationNumber: '923609016',
+  companyName: 'EQUINOR ASA',
+};
+const provenance = {
+  source_mode: 'live' as const,
+  source_url: 'https://example.org',
+  retrieved_at: '2026-11-22T12:00:00.000Z',
+};
+
+/** What detection sends for each kind: the shape a simulated event must have too. */
+const REAL: Record<EventKind, () => Record<string, unknown>> = {
+  'company.status_changed': () =>
+    changeEventData(company, { field: 'status', previous: 'A', current: 'B' }, '2026-11-22T12:00:00.000Z', provenance),
+  'company.name_changed': () =>
+    changeEventData(company, { field: 'name', previous: 'A', current: 'B' }, '2026-11-22T12:00:00.000Z', provenance),
+  'company.address_changed': () =>
+    changeEventData(company, { field: 'address', previous: 'A', current: 'B' }, '2026-11-22T12:00:00.000Z', provenance),
+  'company.legal_form_changed': () =>
+    changeEventData(
+      company,
+      { field: 'legal_form', previous: 'A', current: 'B' },
+      '2026-11-22T12:00:00.000Z',
+      provenance,
+    ),
+  'company.no_change': () => noChangeEventData(company, '2026-11-22T12:00:00.000Z', provenance),
+  'register.unavailable': () =>
+    registerUnavailableData(
+      'NO',
+      'degraded',
+      'timeout',
+      '2026-11-22T12:00:00.000Z',
+      'https://x/api/public/v1/status',
+      3,
+    ),
+} as Record<EventKind, () => Record<string, unknown>>;
+
+describe('simulated events have the shape of real ones, kind by kind', () => {
+  const samples = new SampleEvents(
+    {} as SearchService,
+    { watchedIn: async () => 3 } as unknown as WatchService,
+    { url: (p: string) => `https://x${p}` } as unknown as PublicAddress,
+    new ManualClock(new Date('2026-11-22T12:00:00.000Z')),
+  );
+
+  it.each(BUILT_EVENT_KINDS)('%s', async (kind) => {
+    const real = REAL[kind];
+    expect(real).toBeDefined(); // a new kind needs its real shape here
+    const simulated = await samples.data('acct_x', kind, 'NO');
+    expect(shape(simulated).sort()).toEqual(shape(real()).sort());
+  });
+});
