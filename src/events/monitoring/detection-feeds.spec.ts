@@ -521,7 +521,28 @@ describe('a register going down mid-cycle', () => {
     });
     h.clock.set('2026-11-22T13:40:00.000Z');
     await probe(40);
+    h.clock.set('2026-11-22T13:45:00.000Z');
     await probe(45);
+    // Readable again: register.available, with the outage's start, end and duration, before any catching up.
+    const back = await h.takeEvents();
+    expect(back.map((e) => [e.accountId, e.kind])).toEqual([
+      ['acc_a', 'register.available'],
+      ['acc_b', 'register.available'],
+    ]);
+    expect(back[0].data).toMatchObject({
+      country: 'AU',
+      status: 'live',
+      outage: {
+        started_at: '2026-11-22T12:20:00.000Z',
+        ended_at: '2026-11-22T13:45:00.000Z',
+        duration_seconds: 5100,
+      },
+      status_url: expect.stringMatching(/\/api\/public\/v1\/status$/),
+      watched_companies: 1,
+    });
+    // A probe that keeps succeeding says nothing more.
+    await probe(50);
+    expect(await h.takeEvents()).toEqual([]);
     h.clock.set('2026-11-22T13:46:00.000Z');
     await h.runDueChecks();
     const caughtUp = await h.takeEvents();

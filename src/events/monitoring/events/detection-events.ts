@@ -80,3 +80,26 @@ export function registerUnavailableData(
     watched_companies: watchedCompanies,
   };
 }
+
+/** `data` of register.available: the register answers again; the outage it ends, from its start to now. */
+export function registerAvailableData(
+  country: CountryCode,
+  status: string,
+  since: Date,
+  until: Date,
+  statusUrl: string,
+  watchedCompanies: number,
+): Record<string, unknown> {
+  return {
+    country,
+    register: registerOf(country),
+    status,
+    outage: {
+      started_at: since.toISOString(),
+      ended_at: until.toISOString(),
+      duration_seconds: Math.max(0, Math.round((until.getTime() - since.getTime()) / 1000)),
+    },
+    status_url: statusUrl,
+    watched_companies: watchedCompanies,
+  };
+}
