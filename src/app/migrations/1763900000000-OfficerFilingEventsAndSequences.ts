@@ -31,7 +31,6 @@ export class OfficerFilingEventsAndSequences1763900000000 implements MigrationIn
         resource_id text NOT NULL,
         fingerprint text NOT NULL,
         body jsonb NOT NULL,
-        timepoint bigint NOT NULL,
         seen_at timestamptz NOT NULL,
         PRIMARY KEY (entity_id, kind, resource_id)
       );

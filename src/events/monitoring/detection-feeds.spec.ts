@@ -88,8 +88,9 @@ describe('NO: the update feed from a stored cursor', () => {
     expect(first).toMatchObject({ entries: 21, requested: 1, caughtUp: true });
     expect(h.fakes.NO_API.requestsTo('/oppdateringer/enheter')[0].query.get('dato')).toBe('2026-11-22T12:00:00.000Z');
     await h.runDueChecks();
-    // One re-read, of the watched unit only: none of the 20 units nobody watches was read.
-    expect(h.fakes.NO_API.requests.filter((r) => r.path.startsWith('/enheter/')).length).toBe(2);
+    // One re-read (the unit and its roles), of the watched unit only: none of the 20 units nobody watches was read.
+    expect(h.fakes.NO_API.requests.filter((r) => /^\/enheter\/\d+$/.test(r.path)).length).toBe(2);
+    expect(h.fakes.NO_API.requests.filter((r) => r.path === '/enheter/883603362/roller').length).toBe(2);
     const events = await h.takeEvents();
     expect(events.map((e) => [e.accountId, ...changeOf(e)])).toEqual([
       ['acc_a', 'name', 'ABG SUNDAL COLLIER ASA', 'ABG SUNDAL COLLIER GROUP ASA'],
@@ -580,7 +581,7 @@ describe('scheduled checks of a feed register', () => {
     await h.watch('acc_quiet', 'NO', '883603362');
     await h.watch('acc_asks', 'NO', '883603362', true);
     await h.runDueChecks();
-    const unitReads = () => h.fakes.NO_API.requests.filter((r) => r.path.startsWith('/enheter/')).length;
+    const unitReads = () => h.fakes.NO_API.requests.filter((r) => /^\/enheter\/\d+$/.test(r.path)).length;
     expect(unitReads()).toBe(1);
     const due = async () =>
       (
