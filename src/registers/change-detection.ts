@@ -37,6 +37,12 @@ export interface StreamedFiling {
   /** The company's filing history on the register's website. */
   historyUrl: string;
   fingerprint: string;
+  /**
+   * Why this is a filing sent again rather than a new one, whatever we have seen of it: it
+   * carries annotations (added to a filing later), or the event names the fields of it that
+   * changed (its document became available…). Null for what reads as a new filing.
+   */
+  resentBecause: string | null;
 }
 
 /** One entry of a feed or stream: a company the register says has changed. */

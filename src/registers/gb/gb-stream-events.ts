@@ -32,6 +32,7 @@ const filing = z.object({
   description: text,
   description_values: z.record(z.string(), z.unknown()).nullish(),
   transaction_id: text,
+  annotations: z.array(z.unknown()).nullish(),
 });
 
 /** What one line of a stream is: an entry to apply (or null: nothing to compare) at a timepoint, or why it was skipped. */
@@ -94,7 +95,15 @@ export function parseStreamLine(stream: GbStreamName, line: string, ctx: StreamC
   }
   const f = filing.safeParse(data);
   if (!f.success) return { timepoint, entry: null };
-  return { timepoint, entry: { registrationNumber: number, filing: filingOf(number, resourceId, f.data, data, ctx) } };
+  const changed = event.fields_changed?.length ? `the event changed ${event.fields_changed.join(', ')}` : null;
+  const annotated = f.data.annotations?.length ? 'it carries annotations, added to a filing later' : null;
+  return {
+    timepoint,
+    entry: {
+      registrationNumber: number,
+      filing: { ...filingOf(number, resourceId, f.data, data, ctx), resentBecause: changed ?? annotated },
+    },
+  };
 }
 
 /** `/company/{n}/…` (with or without the leading slash) → n. */
@@ -109,7 +118,7 @@ function filingOf(
   f: z.infer<typeof filing>,
   raw: unknown,
   ctx: StreamContext,
-): StreamedFiling {
+): Omit<StreamedFiling, 'resentBecause'> {
   const id = f.transaction_id ?? resourceId;
   return {
     resourceId,

@@ -11,9 +11,6 @@ import { CompanySnapshotEntity } from './company-snapshot.entity';
 import { classifyStreamedOfficer, officerKey, withOfficer } from './officer-diff';
 import { SnapshotStore } from './snapshot-store';
 
-/** A filing dated this long before the baseline is an old one sent again (an annotation, its document), not a new one. */
-const OLD_FILING_MS = 24 * 3600_000;
-
 /**
  * Applies what an officers or filings stream sent about a watched company, in the caller's
  * transaction with the snapshot row locked. A resource sent again with nothing changed gives
@@ -85,9 +82,8 @@ export class StreamEntryApplier {
       },
       now,
     );
-    // Sent again (an annotation, its document now available), or an old filing sent again after the baseline.
-    if (seen) return [];
-    if (filing.date && Date.parse(filing.date) < snapshot.baselineAt.getTime() - OLD_FILING_MS) return [];
+    // Sent again: seen before, or (an old filing we never saw) annotated or with its document now available.
+    if (seen || filing.resentBecause) return [];
     const provenance: Provenance = {
       source_mode: 'live',
       source_url: filing.historyUrl,
