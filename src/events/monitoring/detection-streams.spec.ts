@@ -220,3 +220,73 @@ describe('GB: the officers and filings streams', () => {
     expect(await h.takeEvents()).toEqual([]);
   });
 });
+
+describe('NO: the role update feed', () => {
+  let h: DetectionHarness;
+  beforeAll(async () => {
+    h = await startDetectionHarness();
+  });
+  afterAll(() => h.close());
+
+  it('re-reads the roles of the watched units it names, once each, and sends one event per officer who changed', async () => {
+    // Derived: the recorded unit under EQUINOR's number (no recorded unit of Equinor exists).
+    const equinor = {
+      ...JSON.parse(fixture('registers/no/brreg-enhet-883603362-extracted-from-asa-search.json')),
+      organisasjonsnummer: '923609016',
+      navn: 'EQUINOR ASA',
+    };
+    h.fakes.NO_API.get('/enheter/923609016', { body: JSON.stringify(equinor), headers: JSON_HEADERS });
+    h.fakes.NO_API.get('/enheter/923609016/roller', {
+      fixture: 'registers/no/brreg-enhet-roller-923609016-equinor.json',
+    });
+    h.fakes.NO_API.get('/oppdateringer/enheter', { body: '{"page":{"size":0}}', headers: JSON_HEADERS });
+    let roleEvents = '[]';
+    h.fakes.NO_API.get('/oppdateringer/roller', (req) => ({
+      body: req.query.get('afterId') === '20461003' ? '[]' : roleEvents,
+      headers: JSON_HEADERS,
+    }));
+    await h.setReadable('NO', true);
+    await h.watch('acc_a', 'NO', '923609016');
+    await h.runDueChecks();
+    const snapshot = await h.dataSource.query(
+      `SELECT officers FROM company_snapshot WHERE entity_id = 'ent_no_923609016'`,
+    );
+    expect(snapshot[0].officers.length).toBeGreaterThan(10);
+
+    // The first poll starts from now; the next one gets the feed's events (Equinor named twice).
+    await h.feeds.poll('NO');
+    expect(h.fakes.NO_API.requests.find((r) => r.path === '/oppdateringer/roller')?.query.get('afterTime')).toBe(
+      '2026-11-22T12:00:00.000Z',
+    );
+    roleEvents = fixture('registers/no/brreg-oppdateringer-roller-constructed-from-docs.json');
+    h.fakes.NO_API.get('/enheter/923609016/roller', {
+      fixture: 'registers/no/brreg-enhet-roller-923609016-derived-board-member-left.json',
+    });
+    await h.feeds.poll('NO');
+    expect((await h.dataSource.query(`SELECT cursor FROM feed_cursor WHERE feed = 'NO:roles'`))[0].cursor).toBe(
+      'id:20461003',
+    );
+    const rolesRead = () => h.fakes.NO_API.requests.filter((r) => r.path === '/enheter/923609016/roller').length;
+    const before = rolesRead();
+    await h.runDueChecks();
+    expect(rolesRead()).toBe(before + 1);
+    const events = await h.takeEvents();
+    expect(events.map((e) => [e.accountId, e.kind])).toEqual([['acc_a', 'company.officers_changed']]);
+    expect(events[0].data).toMatchObject({
+      entity_id: 'ent_no_923609016',
+      change: {
+        field: 'officers',
+        action: 'resigned',
+        previous: 'Anne Drinkwater, Styremedlem',
+        current: null,
+      },
+      officer: { name: 'Anne Drinkwater', role: 'Styremedlem', appointed_on: null, resigned_on: null },
+      provenance: { source_mode: 'live' },
+    });
+    // Polled again: nothing new, nothing read.
+    await h.feeds.poll('NO');
+    await h.runDueChecks();
+    expect(rolesRead()).toBe(before + 1);
+    expect(await h.takeEvents()).toEqual([]);
+  });
+});
