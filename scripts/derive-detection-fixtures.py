@@ -150,6 +150,7 @@ save('gb/ch-company-officers-10345936-derived-after-stream-events.json', {'activ
 renamed = copy.deepcopy(ev); renamed['data']['company_number'] = '10345936'; renamed['data']['links'] = {'self': '/company/10345936'}; renamed['resource_uri'] = '/company/10345936'; renamed['resource_id'] = '10345936'
 renamed['data']['company_name'] = 'GLENCOYNE ENGINEERING SERVICES LTD'; renamed['event']['timepoint'] = 68805570; renamed['event']['published_at'] = '2023-11-04T15:00:00'
 save('gb/ch-streaming-companies-event-10345936-derived-renamed.json', renamed)
+save('gb/ch-company-profile-10345936-derived-renamed.json', renamed['data'])
 # NO roles: Equinor's recorded roles less one board member (a resignation).
 roles = load('no/brreg-enhet-roller-923609016-equinor.json')
 v = copy.deepcopy(roles)

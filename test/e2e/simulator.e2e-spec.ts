@@ -186,8 +186,8 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
   });
 
   it.each([
-    [{ event: 'company.officers_changed' }, 'event', 'planned_event', /planned, not built/],
-    [{ event: 'company.filing_published' }, 'event', 'planned_event', /planned, not built/],
+    [{ event: 'company.officers_changed', country: 'AU' }, 'country', 'invalid_value', /not sent for AU companies/],
+    [{ event: 'company.filing_published', country: 'NO' }, 'country', 'invalid_value', /only GB filings/],
     [{ event: 'company.deleted' }, 'event', 'unknown_event', /allowed: company.status_changed/],
     [
       { event: 'company.name_changed', registrationNumber: '923609016' },
