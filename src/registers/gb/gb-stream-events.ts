@@ -37,7 +37,8 @@ const filing = z.object({
 
 /** What one line of a stream is: an entry to apply (or null: nothing to compare) at a timepoint, or why it was skipped. */
 export type StreamLine =
-  { timepoint: number; entry: FeedEntry | null; skipped?: undefined } | { skipped: string; timepoint?: undefined };
+  | { timepoint: number; entry: FeedEntry | null; skipped?: undefined }
+  | { skipped: string; timepoint?: undefined; entry?: undefined };
 
 export interface StreamContext {
   /** The register's website, for the links an event gives. */
