@@ -132,4 +132,31 @@ c['companyForms'].insert(0, {'type': '16', 'descriptions': [{'languageCode': '1'
 c['companySituations'] = [{'type': 'SELTILA', 'registrationDate': '2026-11-21', 'source': '1'}]
 c['lastModified'] = '2026-11-21T09:30:00'
 save('fi/prh-ytj-v3-companies-businessId-0112038-9-derived-liquidation-legal-form-changed.json', v2)
+# GB officers and filings streams: no profile or officer list of the companies of the recorded
+# officer and filing events exists, so the watched companies' profiles are the recorded
+# GLENCOYNE profile under their numbers, and 10345936's officer list is its director whose
+# resignation the stream recorded, before it (the resignation event's data less resigned_on).
+for n in ['10345936', '12317301']:
+    v = copy.deepcopy(ev['data']); v['company_number'] = n; v['links'] = {'self': f'/company/{n}'}
+    save(f'gb/ch-company-profile-{n}-derived-from-05954546.json', v)
+res = load('gb/ch-streaming-officers-event-10345936-resignation.json')
+before = copy.deepcopy(res['data']); del before['resigned_on']
+save('gb/ch-company-officers-10345936-derived-from-stream-events.json', {'active_count': 1, 'inactive_count': 0, 'items': [before], 'items_per_page': 35, 'kind': 'officer-list', 'resigned_count': 0, 'start_index': 0, 'total_results': 1})
+app = load('gb/ch-streaming-officers-event-10345936-appointment.json')
+again = copy.deepcopy(app); again['event']['timepoint'] = 2240390; again['event']['published_at'] = '2021-08-20T13:40:12'
+save('gb/ch-streaming-officers-event-10345936-appointment-derived-resent.json', again)
+after = copy.deepcopy(res['data'])
+save('gb/ch-company-officers-10345936-derived-after-stream-events.json', {'active_count': 1, 'inactive_count': 0, 'items': [copy.deepcopy(app['data']), after], 'items_per_page': 35, 'kind': 'officer-list', 'resigned_count': 1, 'start_index': 0, 'total_results': 2})
+renamed = copy.deepcopy(ev); renamed['data']['company_number'] = '10345936'; renamed['data']['links'] = {'self': '/company/10345936'}; renamed['resource_uri'] = '/company/10345936'; renamed['resource_id'] = '10345936'
+renamed['data']['company_name'] = 'GLENCOYNE ENGINEERING SERVICES LTD'; renamed['event']['timepoint'] = 68805570; renamed['event']['published_at'] = '2023-11-04T15:00:00'
+save('gb/ch-streaming-companies-event-10345936-derived-renamed.json', renamed)
+save('gb/ch-company-profile-10345936-derived-renamed.json', renamed['data'])
+# NO roles: Equinor's recorded roles less one board member (a resignation).
+roles = load('no/brreg-enhet-roller-923609016-equinor.json')
+v = copy.deepcopy(roles)
+styre = next(g for g in v['rollegrupper'] if g['type']['kode'] == 'STYR')
+styre['roller'] = [r for r in styre['roller'] if (r.get('person') or {}).get('navn', {}).get('etternavn') != 'Drinkwater']
+styre['sistEndret'] = '2026-11-22'
+save('no/brreg-enhet-roller-923609016-derived-board-member-left.json', v)
+
 print('derived fixtures written')

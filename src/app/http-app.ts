@@ -14,7 +14,7 @@ import { withRequestOrigin } from '../platform/http/public-address';
 import { ROOT_LOGGER } from '../platform/logging/logging.module';
 import { requestLogging } from '../platform/logging/request-logging';
 import { OpenApiDocument } from '../platform/openapi/openapi.controller';
-import { finalizeOpenApiDocument } from '../platform/openapi/openapi-finalize';
+import { documentWithWebhookEvents } from '../events/webhooks/events/openapi-webhooks';
 import { RateLimitMiddleware } from '../platform/rate-limit/rate-limit.middleware';
 import { applyServerLimits } from '../platform/http/http-server-limits';
 import { PROBLEM_CODES, PROBLEMS } from '../platform/errors/problem-catalog';
@@ -108,7 +108,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
 
   const openApi = app.get(OpenApiDocument);
   openApi.buildWith(() =>
-    finalizeOpenApiDocument(
+    documentWithWebhookEvents(
       SwaggerModule.createDocument(
         app,
         new DocumentBuilder()

@@ -7,10 +7,17 @@ export const BUILT_EVENT_KINDS = [
   'company.name_changed',
   'company.address_changed',
   'company.legal_form_changed',
+  'company.officers_changed',
+  'company.filing_published',
   'company.no_change',
   'register.unavailable',
+  'register.available',
 ] as const;
-export const PLANNED_EVENT_KINDS = ['company.officers_changed', 'company.filing_published'] as const;
+/** Kinds named by the contract but not built: none since issue 27 (the list stays for the next one). */
+export const PLANNED_EVENT_KINDS = [] as readonly string[];
 
 export type EventKind = (typeof BUILT_EVENT_KINDS)[number];
-export type PlannedEventKind = (typeof PLANNED_EVENT_KINDS)[number];
+export type PlannedEventKind = string;
+
+/** The kinds about one company: their `data` carries `entity_id` and `sequence`. */
+export const COMPANY_EVENT_KINDS = BUILT_EVENT_KINDS.filter((k) => k.startsWith('company.'));

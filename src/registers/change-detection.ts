@@ -1,4 +1,4 @@
-import type { CompanyRecord, ConnectorDeps, RegisterConnector } from './connector';
+import type { CompanyRecord, ConnectorDeps, Officer, RegisterConnector } from './connector';
 import type { RegisterConfig } from './register-config';
 
 /**
@@ -9,12 +9,52 @@ import type { RegisterConfig } from './register-config';
  */
 export type ChangeDetectionMode = 'feed' | 'stream' | 'schedule';
 
+/** One officer appointment as a stream sends it (Companies House officers stream): the whole resource. */
+export interface StreamedOfficer {
+  /** The register's id of the appointment (the stream's `resource_id`). */
+  resourceId: string;
+  officer: Officer;
+  /** A digest of everything the register sent of it: the same resource sent again has the same one. */
+  fingerprint: string;
+  /** The company's officers on the register's website. */
+  url: string;
+}
+
+/** One filing as a stream sends it (Companies House filings stream). */
+export interface StreamedFiling {
+  /** The register's id of the filing (`transaction_id`, the stream's `resource_id`). */
+  resourceId: string;
+  category: string | null;
+  /** The form's type code (AA, CS01, AP01…). */
+  type: string | null;
+  /** YYYY-MM-DD: when the register received it. */
+  date: string | null;
+  /** In the register's words where it sends them, else its description key with its values. */
+  description: string;
+  descriptionCode: string | null;
+  /** The filing on the register's website. */
+  url: string;
+  /** The company's filing history on the register's website. */
+  historyUrl: string;
+  fingerprint: string;
+  /**
+   * Why this is a filing sent again rather than a new one, whatever we have seen of it: it
+   * carries annotations (added to a filing later), or the event names the fields of it that
+   * changed (its document became available…). Null for what reads as a new filing.
+   */
+  resentBecause: string | null;
+}
+
 /** One entry of a feed or stream: a company the register says has changed. */
 export interface FeedEntry {
   /** As the register keys it (the same form as a watch's registration number). */
   registrationNumber: string;
   /** The whole current record when the feed carries it: applied without a re-read. */
   record?: CompanyRecord;
+  /** An officer appointment the stream sent (applied without a re-read). */
+  officer?: StreamedOfficer;
+  /** A filing the stream sent. */
+  filing?: StreamedFiling;
 }
 
 /** One read of a feed. */
@@ -51,6 +91,19 @@ export interface ChangeStream {
   ): Promise<void>;
 }
 
+/**
+ * The feeds and streams a register has besides its main one, by name (the key of their cursor):
+ * GB's `officers` and `filings` streams, NO's `roles` update feed.
+ */
+export type ExtraSource = 'officers' | 'filings' | 'roles';
+
+/**
+ * How a register's officer changes are found under the configuration: `stream` (an officers
+ * stream sends each appointment), `reread` (every read of a company by detection reads its
+ * officers too — the connector's `lookup` — and compares the list), or null: not watched.
+ */
+export type OfficerDetection = 'stream' | 'reread' | null;
+
 /** What a feed or stream is built with: what its connector is built with, and the connector. */
 export interface ChangeSourceDeps extends ConnectorDeps {
   connector: RegisterConnector;
@@ -70,6 +123,14 @@ export interface ChangeDetectionPlan {
   rereadAfterSeconds?: number;
   createFeed?(deps: ChangeSourceDeps): ChangeFeed;
   createStream?(deps: ChangeSourceDeps): ChangeStream;
+  /** Feeds polled beside the main one, each from its own cursor (NO's role updates), in `feed` mode. */
+  extraFeeds?: Partial<Record<ExtraSource, (deps: ChangeSourceDeps) => ChangeFeed>>;
+  /** Streams followed beside the main one, each from its own cursor (GB's officers and filings), in `stream` mode. */
+  extraStreams?: Partial<Record<ExtraSource, (deps: ChangeSourceDeps) => ChangeStream>>;
+  /** How officer changes are found (absent: they are not). */
+  officers?(settings: RegisterConfig): OfficerDetection;
+  /** Whether company.filing_published is emitted under the configuration (absent: never). */
+  filings?(settings: RegisterConfig): boolean;
   /** For the README's detection table. */
   readme: { how: string; credentials: string; delay: string };
 }

@@ -30,4 +30,11 @@ export interface RegisterSimulation {
   status: { active: string; inactive: string };
   /** Pairs of legal forms a company moves between (private ↔ public, and the like), in the register's words. */
   legalFormPairs: Array<[string, string]>;
+  /**
+   * An officer as the register writes one (a placeholder name, a role in its words), for a test
+   * company.officers_changed of a bundled company; absent where detection sends no officer event.
+   */
+  officer?: { name: string; role: string };
+  /** A filing as the register lists one, for a test company.filing_published; absent where detection sends none. */
+  filing?: { category: string; type: string; descriptionCode: string; description: string };
 }

@@ -40,8 +40,14 @@ export class RegisterStateStore {
     return inserted.length > 0;
   }
 
-  /** The register's next state; `changedAt` when its status changed. */
-  async update(m: EntityManager, country: SourceId, state: StreakState, changedAt?: Date): Promise<void> {
+  /** The register's next state; `changedAt` when its status changed; `unreadableSince` when an outage starts (a date) or ends (null). */
+  async update(
+    m: EntityManager,
+    country: SourceId,
+    state: StreakState,
+    changedAt?: Date,
+    unreadableSince?: Date | null,
+  ): Promise<void> {
     await m.getRepository(RegisterStateEntity).update(
       { country },
       {
@@ -50,6 +56,7 @@ export class RegisterStateStore {
         consecutiveFailures: state.consecutiveFailures,
         consecutiveSuccesses: state.consecutiveSuccesses,
         ...(changedAt ? { changedAt } : {}),
+        ...(unreadableSince !== undefined ? { unreadableSince } : {}),
       },
     );
   }

@@ -22,4 +22,8 @@ export class RegisterStateEntity {
 
   @Column({ name: 'consecutive_successes', type: 'integer', default: 0 })
   consecutiveSuccesses: number;
+
+  /** When the register stopped being readable; null while it is (and before its first outage). */
+  @Column({ name: 'unreadable_since', type: 'timestamptz', nullable: true })
+  unreadableSince: Date | null;
 }

@@ -30,11 +30,23 @@ export interface RegisterOutage {
   since: Date;
 }
 
+/** A register readable again after an outage: from `since` (when it stopped being readable) to `until`. */
+export interface RegisterRecovery {
+  country: CountryCode;
+  status: RegisterStatus;
+  since: Date;
+  until: Date;
+}
+
 /**
  * Called in the transaction that records the transition (the outbox pattern); what it returns
  * is run once that transaction has committed.
  */
 export type RegisterOutageListener = (manager: EntityManager, outage: RegisterOutage) => Promise<AfterCommit | void>;
+export type RegisterRecoveryListener = (
+  manager: EntityManager,
+  recovery: RegisterRecovery,
+) => Promise<AfterCommit | void>;
 type AfterCommit = () => Promise<void>;
 
 const CACHE_MS = 1_000;
@@ -51,6 +63,7 @@ export class RegisterStatusService {
   /** What `all()` last made, and of which states. */
   private derived?: { states: Map<string, RegisterStateEntity>; all: ReadonlyMap<SourceId, CurrentStatus> };
   private readonly outageListeners: RegisterOutageListener[] = [];
+  private readonly recoveryListeners: RegisterRecoveryListener[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -62,6 +75,14 @@ export class RegisterStatusService {
   /** Registers what must happen, in the same transaction, when a register stops being readable. */
   onOutage(listener: RegisterOutageListener): void {
     this.outageListeners.push(listener);
+  }
+
+  /**
+   * Registers what must happen, in the same transaction, when a register that stopped being
+   * readable is readable again — before any check held back by the outage can read it.
+   */
+  onRecovery(listener: RegisterRecoveryListener): void {
+    this.recoveryListeners.push(listener);
   }
 
   async current(country: SourceId): Promise<CurrentStatus> {
@@ -191,10 +212,21 @@ export class RegisterStatusService {
   ): Promise<AfterCommit[]> {
     const now = this.clock.now();
     const after: AfterCommit[] = [];
-    // register.unavailable is about registers: the LEI index's outages are shown in /status only.
-    if (country !== LEI_INDEX && this.isReadable(country, stored) && !this.isReadable(country, next)) {
+    // register.unavailable and register.available are about registers: the LEI index's outages are shown in /status only.
+    let unreadableSince: Date | null | undefined;
+    const wasReadable = this.isReadable(country, stored);
+    const isReadable = this.isReadable(country, next);
+    if (country !== LEI_INDEX && wasReadable && !isReadable) {
+      unreadableSince = now;
       for (const listener of this.outageListeners) {
         const run = await listener(m, { country, status: next.status, reason: next.reason, since: now });
+        if (run) after.push(run);
+      }
+    } else if (country !== LEI_INDEX && !wasReadable && isReadable && stored?.unreadableSince) {
+      unreadableSince = null;
+      const recovery = { country, status: next.status, since: stored.unreadableSince, until: now };
+      for (const listener of this.recoveryListeners) {
+        const run = await listener(m, recovery);
         if (run) after.push(run);
       }
     }
@@ -203,7 +235,7 @@ export class RegisterStatusService {
       // Two processes may create the first row at once: the loser's insert is a no-op.
       changed = await this.store.insertFirst(m, country, next, now);
     } else {
-      await this.store.update(m, country, next, changed ? now : undefined);
+      await this.store.update(m, country, next, changed ? now : undefined, unreadableSince);
     }
     if (changed) {
       await this.store.addTransition(m, {

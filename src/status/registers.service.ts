@@ -5,7 +5,7 @@ import { REGISTER_STATUSES, RegisterStatus } from './register-status';
 import { CurrentStatus, RegisterStatusService } from './register-status.service';
 import { ConnectorRegistry } from '../registers/connector-registry';
 import { IndexDto, RegisterDto, RegisterListDto } from './dto/register.dto';
-import { REGISTER_TABLE, RegisterProvides } from '../registers/registers';
+import { CountryCode, REGISTER_TABLE, RegisterProvides, REGISTERS } from '../registers/registers';
 import { LEI_DEFINITION } from '../registers/lei/lei.definition';
 import { LEI_INDEX, type SourceId } from '../registers/source-id';
 
@@ -111,10 +111,16 @@ export class RegistersService {
         status: s.status as RegisterStatus,
         statusReason: s.reason,
         statusChangedAt: s.changedAt?.toISOString() ?? null,
-        provides: { ...def.provides },
+        provides: { ...def.provides, filings: this.providesFilings(def.country) },
         liveSource: { kind: source.kind, official: source.official, description: source.description },
       };
     });
+  }
+
+  /** Filings are provided where detection sends company.filing_published under the configuration (GB with a stream key). */
+  private providesFilings(country: CountryCode): boolean {
+    const plan = REGISTERS[country].changeDetection;
+    return plan.filings?.(this.connectors.depsOf(country).settings) ?? false;
   }
 
   /** GLEIF's LEI index, described like a register. */

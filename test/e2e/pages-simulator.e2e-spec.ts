@@ -136,7 +136,7 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
       'enabled Test events are sent to it whatever events it subscribes to.',
     );
 
-    // The six kinds of the contract, the planned ones shown but disabled.
+    // Every kind of the contract and its extensions: none is planned any more.
     const options = await page
       .getByLabel('Event', { exact: true })
       .locator('option')
@@ -146,10 +146,11 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
       'company.name_changed',
       'company.address_changed',
       'company.legal_form_changed',
+      'company.officers_changed',
+      'company.filing_published',
       'company.no_change',
       'register.unavailable',
-      'company.officers_changed (planned) [disabled]',
-      'company.filing_published (planned) [disabled]',
+      'register.available',
     ]);
     await page.getByLabel('Event', { exact: true }).selectOption('company.status_changed');
     await page.getByRole('button', { name: 'Send test event' }).click();
@@ -366,7 +367,7 @@ describeWithBrowser('pages-simulator')('the simulator page (/simulator)', () => 
       'Live delivery is not enabled for this account, and no request was made.',
     );
     expect(await form.getByLabel('Norway (NO)').isEnabled()).toBe(true);
-    expect(await form.getByLabel('company.officers_changed (planned)').isDisabled()).toBe(true);
+    expect(await form.getByLabel('company.officers_changed').isEnabled()).toBe(true);
     expect(await form.locator('input[name=countries]').count()).toBe(COUNTRY_CODES.length);
 
     // Nothing ticked: the browser says so, nothing is sent.

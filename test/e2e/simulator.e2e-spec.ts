@@ -110,6 +110,7 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     const d = envelope.data;
     expect(Object.keys(d)).toEqual([
       'entity_id',
+      'sequence',
       'country',
       'company_name',
       'registration_number',
@@ -140,6 +141,7 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     const d = JSON.parse(res.body.request.body).data;
     expect(Object.keys(d)).toEqual([
       'entity_id',
+      'sequence',
       'country',
       'company_name',
       'registration_number',
@@ -175,6 +177,47 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
     });
   });
 
+  it('sends the officer, filing and register.available kinds; company events carry their own test sequence', async () => {
+    // An account of its own: the sends of this file's customer are limited to 12 an hour.
+    const other = await signUp(app.url);
+    const ep = await other.call('POST', '/api/v1/webhook-endpoints', { url: `${receiver.url}/kinds` });
+    const send = (body: Record<string, unknown>) =>
+      other.call('POST', '/api/v1/simulator/events', { endpointId: ep.body.id, ...body });
+    const officer = await send({ event: 'company.officers_changed', country: 'GB' });
+    expect(officer.status).toBe(201);
+    const o = JSON.parse(officer.body.request.body);
+    expect(o.event).toBe('company.officers_changed');
+    expect(o.data).toMatchObject({
+      entity_id: expect.stringMatching(/^ent_gb_/),
+      sequence: expect.any(Number),
+      change: { field: 'officers', action: 'appointed', previous: null, current: expect.any(String) },
+      officer: { name: expect.any(String), role: expect.any(String), kind: 'person', resigned_on: null },
+      provenance: { source_mode: 'dataset' },
+    });
+    const filing = JSON.parse((await send({ event: 'company.filing_published' })).body.request.body);
+    expect(filing.data).toMatchObject({
+      country: 'GB',
+      change: { field: 'filings', action: 'published', previous: null },
+      filing: {
+        type: 'AA',
+        category: 'accounts',
+        url: expect.stringMatching(/\/filing-history\/.+\/document\?format=pdf/),
+      },
+    });
+    const back = JSON.parse((await send({ event: 'register.available', country: 'NO' })).body.request.body);
+    expect(back.data).toMatchObject({ country: 'NO', status: 'live', outage: { duration_seconds: 2100 } });
+    expect(back.data.sequence).toBeUndefined();
+    // The same company twice: 1 then 2 in the account's test sequence of it.
+    const first = JSON.parse(
+      (await send({ event: 'company.name_changed', country: 'NO', registrationNumber: '883603362' })).body.request.body,
+    );
+    const second = JSON.parse(
+      (await send({ event: 'company.status_changed', country: 'NO', registrationNumber: '883603362' })).body.request
+        .body,
+    );
+    expect(second.data.sequence).toBe(first.data.sequence + 1);
+  });
+
   it('reads a named company as search reads it, and says it was a live official read', async () => {
     const res = await send({ event: 'company.address_changed', country: 'NO', registrationNumber: '883 603 362' });
     expect(res.status).toBe(201);
@@ -198,8 +241,8 @@ describe('webhook simulator (/api/v1/simulator/events)', () => {
   });
 
   it.each([
-    [{ event: 'company.officers_changed' }, 'event', 'planned_event', /planned, not built/],
-    [{ event: 'company.filing_published' }, 'event', 'planned_event', /planned, not built/],
+    [{ event: 'company.officers_changed', country: 'AU' }, 'country', 'invalid_value', /not sent for AU companies/],
+    [{ event: 'company.filing_published', country: 'NO' }, 'country', 'invalid_value', /only GB filings/],
     [{ event: 'company.deleted' }, 'event', 'unknown_event', /allowed: company.status_changed/],
     [
       { event: 'company.name_changed', registrationNumber: '923609016' },

@@ -107,7 +107,7 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
     expect(overlap).toBe(24 * 3_600_000);
   });
 
-  it('refuses an unknown event kind listing the allowed ones, and a planned kind saying it is not built', async () => {
+  it('refuses an unknown event kind listing the allowed ones; the officer and filing kinds are built', async () => {
     const res = await a.call('POST', '/api/v1/webhook-endpoints', {
       url: 'https://hooks.example.test/',
       events: ['company.name_changed', 'company.deleted', 'company.filing_published', 7],
@@ -119,24 +119,21 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
         field: 'events[1]',
         code: 'unknown_event',
         message: expect.stringContaining(
-          'allowed: company.status_changed, company.name_changed, company.address_changed, company.legal_form_changed, company.no_change, register.unavailable',
+          'allowed: company.status_changed, company.name_changed, company.address_changed, company.legal_form_changed, company.officers_changed, company.filing_published, company.no_change, register.unavailable, register.available',
         ),
-      },
-      {
-        field: 'events[2]',
-        code: 'planned_event',
-        message: 'company.filing_published is planned, not built: it is never emitted yet',
       },
       { field: 'events[3]', code: 'invalid_type', message: expect.any(String) },
     ]);
     const { body: ep } = await a.call('POST', '/api/v1/webhook-endpoints', { url: 'https://hooks.example.test/k' });
-    const planned = await a.call('PATCH', `/api/v1/webhook-endpoints/${ep.id}`, {
+    expect(ep.events).toEqual(
+      expect.arrayContaining(['company.officers_changed', 'company.filing_published', 'register.available']),
+    );
+    expect(ep.events).not.toContain('company.no_change');
+    const officers = await a.call('PATCH', `/api/v1/webhook-endpoints/${ep.id}`, {
       events: ['company.officers_changed'],
     });
-    expect(planned.status).toBe(400);
-    expect(planned.body.errors).toEqual([
-      { field: 'events[0]', code: 'planned_event', message: expect.stringMatching(/planned, not built/) },
-    ]);
+    expect(officers.status).toBe(200);
+    expect(officers.body.events).toEqual(['company.officers_changed']);
   });
 
   it.each([

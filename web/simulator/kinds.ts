@@ -13,11 +13,15 @@ export { BUILT_EVENT_KINDS, PLANNED_EVENT_KINDS };
 export function eventOptions(): HTMLElement[] {
   return [
     ...BUILT_EVENT_KINDS.map((k) => h('option', { value: k }, k)),
-    h(
-      'optgroup',
-      { label: 'Planned, not built yet' },
-      ...PLANNED_EVENT_KINDS.map((k) => h('option', { value: k, disabled: true }, `${k} (planned)`)),
-    ),
+    ...(PLANNED_EVENT_KINDS.length
+      ? [
+          h(
+            'optgroup',
+            { label: 'Planned, not built yet' },
+            ...PLANNED_EVENT_KINDS.map((k) => h('option', { value: k, disabled: true }, `${k} (planned)`)),
+          ),
+        ]
+      : []),
   ];
 }
 

@@ -11,6 +11,7 @@ import { DeliveryClaimFunction1763800000000 } from './1763800000000-DeliveryClai
 import { PartitionCompanyByCountry1763810000000 } from './1763810000000-PartitionCompanyByCountry';
 import { CompanyNameMatchesOnce1763820000000 } from './1763820000000-CompanyNameMatchesOnce';
 import { StatusKeyedBySource1763825000000 } from './1763825000000-StatusKeyedBySource';
+import { OfficerFilingEventsAndSequences1763900000000 } from './1763900000000-OfficerFilingEventsAndSequences';
 
 /** In order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   PartitionCompanyByCountry1763810000000,
   CompanyNameMatchesOnce1763820000000,
   StatusKeyedBySource1763825000000,
+  OfficerFilingEventsAndSequences1763900000000,
 ];

@@ -88,8 +88,9 @@ describe('NO: the update feed from a stored cursor', () => {
     expect(first).toMatchObject({ entries: 21, requested: 1, caughtUp: true });
     expect(h.fakes.NO_API.requestsTo('/oppdateringer/enheter')[0].query.get('dato')).toBe('2026-11-22T12:00:00.000Z');
     await h.runDueChecks();
-    // One re-read, of the watched unit only: none of the 20 units nobody watches was read.
-    expect(h.fakes.NO_API.requests.filter((r) => r.path.startsWith('/enheter/')).length).toBe(2);
+    // One re-read (the unit and its roles), of the watched unit only: none of the 20 units nobody watches was read.
+    expect(h.fakes.NO_API.requests.filter((r) => /^\/enheter\/\d+$/.test(r.path)).length).toBe(2);
+    expect(h.fakes.NO_API.requests.filter((r) => r.path === '/enheter/883603362/roller').length).toBe(2);
     const events = await h.takeEvents();
     expect(events.map((e) => [e.accountId, ...changeOf(e)])).toEqual([
       ['acc_a', 'name', 'ABG SUNDAL COLLIER ASA', 'ABG SUNDAL COLLIER GROUP ASA'],
@@ -521,7 +522,28 @@ describe('a register going down mid-cycle', () => {
     });
     h.clock.set('2026-11-22T13:40:00.000Z');
     await probe(40);
+    h.clock.set('2026-11-22T13:45:00.000Z');
     await probe(45);
+    // Readable again: register.available, with the outage's start, end and duration, before any catching up.
+    const back = await h.takeEvents();
+    expect(back.map((e) => [e.accountId, e.kind])).toEqual([
+      ['acc_a', 'register.available'],
+      ['acc_b', 'register.available'],
+    ]);
+    expect(back[0].data).toMatchObject({
+      country: 'AU',
+      status: 'live',
+      outage: {
+        started_at: '2026-11-22T12:20:00.000Z',
+        ended_at: '2026-11-22T13:45:00.000Z',
+        duration_seconds: 5100,
+      },
+      status_url: expect.stringMatching(/\/api\/public\/v1\/status$/),
+      watched_companies: 1,
+    });
+    // A probe that keeps succeeding says nothing more.
+    await probe(50);
+    expect(await h.takeEvents()).toEqual([]);
     h.clock.set('2026-11-22T13:46:00.000Z');
     await h.runDueChecks();
     const caughtUp = await h.takeEvents();
@@ -559,7 +581,7 @@ describe('scheduled checks of a feed register', () => {
     await h.watch('acc_quiet', 'NO', '883603362');
     await h.watch('acc_asks', 'NO', '883603362', true);
     await h.runDueChecks();
-    const unitReads = () => h.fakes.NO_API.requests.filter((r) => r.path.startsWith('/enheter/')).length;
+    const unitReads = () => h.fakes.NO_API.requests.filter((r) => /^\/enheter\/\d+$/.test(r.path)).length;
     expect(unitReads()).toBe(1);
     const due = async () =>
       (

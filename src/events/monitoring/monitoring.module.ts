@@ -1,3 +1,5 @@
+import { StreamResourceStore } from './feeds/stream-resource-store';
+import { StreamEntryApplier } from './snapshots/stream-entry-applier';
 import { Module } from '@nestjs/common';
 import { StatusModule } from '../../status/status.module';
 import { AccountsModule } from '../accounts/accounts.module';
@@ -25,6 +27,8 @@ import { WatchesController } from './watches/watches.controller';
     FeedCursorStore,
     DetectionEventWriter,
     ChangeApplier,
+    StreamResourceStore,
+    StreamEntryApplier,
     ChangeSources,
     FeedEntriesService,
     FeedPollService,

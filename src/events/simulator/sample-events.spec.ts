@@ -2,7 +2,14 @@ import { ManualClock } from '../../platform/clock';
 import type { PublicAddress } from '../../platform/http/public-address';
 import type { SearchService } from '../../search/search.service';
 import { BUILT_EVENT_KINDS, EventKind } from '../event-kinds';
-import { changeEventData, noChangeEventData, registerUnavailableData } from '../monitoring/events/detection-events';
+import {
+  changeEventData,
+  filingPublishedEventData,
+  noChangeEventData,
+  officersChangedEventData,
+  registerAvailableData,
+  registerUnavailableData,
+} from '../monitoring/events/detection-events';
 import type { WatchService } from '../monitoring/watches/watch.service';
 import { SampleEvents } from './sample-events';
 
@@ -51,7 +58,38 @@ const REAL: Record<EventKind, () => Record<string, unknown>> = {
       'https://x/api/public/v1/status',
       3,
     ),
-} as Record<EventKind, () => Record<string, unknown>>;
+  'register.available': () =>
+    registerAvailableData('NO', 'live', new Date(0), new Date(60_000), 'https://x/api/public/v1/status', 3),
+  'company.officers_changed': () =>
+    officersChangedEventData(
+      company,
+      {
+        action: 'appointed',
+        previous: null,
+        officer: { name: 'A', role: 'Director', kind: 'person', appointedOn: '2026-01-01', resignedOn: null },
+      },
+      '2026-11-22T12:00:00.000Z',
+      provenance,
+    ),
+  'company.filing_published': () =>
+    filingPublishedEventData(
+      company,
+      {
+        resourceId: 'x',
+        category: 'accounts',
+        type: 'AA',
+        date: '2026-11-01',
+        description: 'Accounts',
+        descriptionCode: 'accounts',
+        url: 'https://example.org/f',
+        historyUrl: 'https://example.org/h',
+        fingerprint: 'f',
+        resentBecause: null,
+      },
+      '2026-11-22T12:00:00.000Z',
+      provenance,
+    ),
+};
 
 describe('simulated events have the shape of real ones, kind by kind', () => {
   const samples = new SampleEvents(
@@ -61,10 +99,18 @@ describe('simulated events have the shape of real ones, kind by kind', () => {
     new ManualClock(new Date('2026-11-22T12:00:00.000Z')),
   );
 
+  it('refuses a kind the named register never sends, in a sentence', async () => {
+    await expect(samples.data('acct_x', 'company.filing_published', 'NO')).rejects.toMatchObject({
+      code: 'invalid_body',
+      detail: expect.stringContaining('NO publishes no filings'),
+    });
+  });
+
   it.each(BUILT_EVENT_KINDS)('%s', async (kind) => {
     const real = REAL[kind];
     expect(real).toBeDefined(); // a new kind needs its real shape here
-    const simulated = await samples.data('acct_x', kind, 'NO');
+    // A company of the bundled sample, of a register that sends this kind (GB sends every kind).
+    const simulated = await samples.data('acct_x', kind, 'GB');
     expect(shape(simulated).sort()).toEqual(shape(real()).sort());
   });
 });

@@ -14,6 +14,7 @@ import { EventPublisher } from './events/event-publisher.service';
 import { EventsController } from './events/events.controller';
 import { EventsService } from './events/events.service';
 import { EventStore } from './events/event-store';
+import { EventSequenceStore } from './events/event-sequence-store';
 import { TestEventSender } from './events/test-event-sender.service';
 import { DnsResolver } from './outbound/dns-resolver';
 import { TargetGuard } from './outbound/target-guard.service';
@@ -29,6 +30,7 @@ import { TargetGuard } from './outbound/target-guard.service';
   providers: [
     EndpointStore,
     EventStore,
+    EventSequenceStore,
     DeliveryLogStore,
     DnsResolver,
     TargetGuard,

@@ -16,5 +16,6 @@ export const CA_REGISTER: Register = {
   simulation: {
     status: { active: 'Active', inactive: 'Dissolved' },
     legalFormPairs: [['Canada Business Corporations Act', 'Canada Not-for-profit Corporations Act']],
+    officer: { name: 'John Smith', role: 'Director' },
   },
 };

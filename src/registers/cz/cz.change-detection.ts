@@ -18,6 +18,7 @@ export const CZ_REREAD_AFTER_SECONDS = 24 * 3600;
  */
 export const CZ_CHANGE_DETECTION: ChangeDetectionPlan = {
   mode: () => 'feed',
+  officers: () => 'reread',
   readEndpoint: () => 'API',
   rereadAfterSeconds: CZ_REREAD_AFTER_SECONDS,
   createFeed: (deps) => new CzNotificationFeed(deps),

@@ -20,5 +20,6 @@ export const CZ_REGISTER: Register = {
     status: { active: 'Aktivní', inactive: 'Aktivní, v insolvenčním rejstříku' },
     // A conversion (přeměna) of an s.r.o. into an a.s. and back changes only the legal form.
     legalFormPairs: [['Společnost s ručením omezeným', 'Akciová společnost']],
+    officer: { name: 'Jan Novák', role: 'Člen statutárního orgánu' },
   },
 };

@@ -8,6 +8,7 @@ import { FrInseeFeed } from './fr-insee-feed';
  */
 export const FR_CHANGE_DETECTION: ChangeDetectionPlan = {
   mode: (settings) => (settings.credentials.API_KEY ? 'feed' : 'schedule'),
+  officers: (settings) => (settings.credentials.API_KEY ? null : 'reread'),
   readEndpoint: (settings) => (settings.credentials.API_KEY ? 'API' : 'MIRROR'),
   createFeed: (deps) => new FrInseeFeed(deps),
   readme: {

@@ -18,5 +18,6 @@ export const FR_REGISTER: Register = {
     legalFormPairs: [
       ['SAS, société par actions simplifiée', 'Société à responsabilité limitée (sans autre indication)'],
     ],
+    officer: { name: 'Jean Dupont', role: 'Président' },
   },
 };

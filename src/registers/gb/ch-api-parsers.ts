@@ -138,14 +138,30 @@ export function parseOfficerList(body: unknown): { officers: Officer[]; totalRes
   const parsed = officerList.safeParse(body);
   if (!parsed.success)
     throw UpstreamError.invalidResponse('Companies House sent an officer list without names or roles');
-  const officers = (parsed.data.items ?? []).map((o) => ({
+  const officers = (parsed.data.items ?? []).map(toOfficer);
+  return { officers, totalResults: parsed.data.total_results ?? null };
+}
+
+/** One appointment as Companies House serves it (the officers list, or the officers stream's `data`). */
+export function toOfficer(o: {
+  name: string;
+  officer_role: string;
+  appointed_on?: string | null;
+  resigned_on?: string | null;
+}): Officer {
+  return {
     name: o.name.trim(),
     role: OFFICER_ROLE_LABELS[o.officer_role] ?? o.officer_role,
-    kind: o.officer_role.startsWith('corporate-') ? ('company' as const) : ('person' as const),
+    kind: o.officer_role.startsWith('corporate-') ? 'company' : 'person',
     appointedOn: isoDate(o.appointed_on),
     resignedOn: isoDate(o.resigned_on),
-  }));
-  return { officers, totalResults: parsed.data.total_results ?? null };
+  };
+}
+
+/** An appointment of the officers stream (the same document as `/company/{n}/appointments/{id}`); null without name or role. */
+export function parseStreamedAppointment(data: unknown): Officer | null {
+  const parsed = officerList.shape.items.unwrap().unwrap().element.safeParse(data);
+  return parsed.success ? toOfficer(parsed.data) : null;
 }
 
 /** A part of an address trimmed, without its trailing comma, its runs of white space made one space; null when empty. */

@@ -1,14 +1,23 @@
 import type { ChangeDetectionPlan } from '../change-detection';
-import { GbCompaniesStream } from './gb-companies-stream';
+import { GbStream } from './gb-stream';
 
-/** Great Britain: the companies stream with a stream key; scheduled re-reads without one. */
+/**
+ * Great Britain: with a stream key, the companies, officers and filings streams; without one,
+ * scheduled re-reads of the profile and the officers (no filings: nothing reads them then).
+ */
 export const GB_CHANGE_DETECTION: ChangeDetectionPlan = {
   mode: (settings) => (settings.credentials.STREAM_KEY ? 'stream' : 'schedule'),
   readEndpoint: (settings) => (settings.credentials.API_KEY ? 'API' : 'WEB'),
-  createStream: (deps) => new GbCompaniesStream(deps),
+  createStream: (deps) => new GbStream(deps, 'companies'),
+  extraStreams: {
+    officers: (deps) => new GbStream(deps, 'officers'),
+    filings: (deps) => new GbStream(deps, 'filings'),
+  },
+  officers: (settings) => (settings.credentials.STREAM_KEY ? 'stream' : 'reread'),
+  filings: (settings) => Boolean(settings.credentials.STREAM_KEY),
   readme: {
-    how: 'With a stream key: the streaming API companies stream, resumed from the stored timepoint, reconnected with backoff; each event is a whole profile (no re-read). Without: each watched company re-read once per interval (API with REGISTER_GB_API_KEY, else the website)',
-    credentials: '`REGISTER_GB_STREAM_KEY` for the stream (optional)',
-    delay: 'seconds with the stream; up to DETECTION_INTERVAL_SECONDS (default 1 h) with re-reads',
+    how: 'With a stream key: the streaming API companies, officers and filings streams, each resumed from its stored timepoint, reconnected with backoff; a company event is a whole profile, an officer event a whole appointment, a filing event a whole filing (no re-read); the officer list is read with the baseline. Without: each watched company and its officers re-read once per interval (API with REGISTER_GB_API_KEY, else the website); no filing events',
+    credentials: '`REGISTER_GB_STREAM_KEY` for the streams (optional)',
+    delay: 'seconds with the streams; up to DETECTION_INTERVAL_SECONDS (default 1 h) with re-reads',
   },
 };

@@ -16,5 +16,12 @@ export const GB_REGISTER: Register = {
   simulation: {
     status: { active: 'Active', inactive: 'Active - Proposal to Strike off' },
     legalFormPairs: [['Private limited company', 'Public limited company']],
+    officer: { name: 'SMITH, Jane Elizabeth', role: 'Director' },
+    filing: {
+      category: 'accounts',
+      type: 'AA',
+      descriptionCode: 'accounts-with-accounts-type-micro-entity',
+      description: 'Accounts with accounts type micro entity, made up date {made_up_date}',
+    },
   },
 };

@@ -16,5 +16,6 @@ export const NO_REGISTER: Register = {
   simulation: {
     status: { active: 'Registrert', inactive: 'Under avvikling' },
     legalFormPairs: [['Aksjeselskap', 'Allmennaksjeselskap']],
+    officer: { name: 'Kari Nordmann', role: 'Styremedlem' },
   },
 };

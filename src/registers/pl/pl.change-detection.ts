@@ -9,6 +9,7 @@ import { PL_FEED_SETTLE_MS, PlBiuletynFeed } from './pl-biuletyn-feed';
  */
 export const PL_CHANGE_DETECTION: ChangeDetectionPlan = {
   mode: () => 'feed',
+  officers: () => 'reread',
   readEndpoint: () => 'API',
   createFeed: (deps) => PlBiuletynFeed.fromDeps(deps),
   readme: {

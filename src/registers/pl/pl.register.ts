@@ -31,5 +31,6 @@ export const PL_REGISTER: Register = {
   simulation: {
     status: { active: KRS_REGISTERED, inactive: 'W LIKWIDACJI' },
     legalFormPairs: [['SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ', 'SPÓŁKA AKCYJNA']],
+    officer: { name: 'Jan Kowalski', role: 'PREZES ZARZĄDU' },
   },
 };

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../platform/config/app-config';
 import { Clock } from '../../../platform/clock';
 import { ConnectorRegistry } from '../../../registers/connector-registry';
-import type { CompanyRecord } from '../../../registers/connector';
+import type { CompanyDetail, CompanyRecord } from '../../../registers/connector';
 import { CountryCode } from '../../../registers/registers';
 import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
@@ -155,9 +155,14 @@ export class CompanyCheckService {
     if (!mustRead) return this.confirmFromFeed(country, snapshot, token, now);
 
     const readStartedAt = now;
-    let record: CompanyRecord | null;
+    let record: CompanyRecord | CompanyDetail | null;
+    // Where officers are watched, a read is the whole lookup (record and officers), compared as one.
+    const withOfficers = this.sources.officers(country) !== null;
     try {
-      record = await this.connectors.get(country).readRecord(snapshot.registrationNumber);
+      const connector = this.connectors.get(country);
+      record = withOfficers
+        ? await connector.lookup(snapshot.registrationNumber)
+        : await connector.readRecord(snapshot.registrationNumber);
     } catch (err) {
       const e = UpstreamError.from(err);
       this.logger.warn(`check of ${entityId} failed: ${e.errorClass} (${e.message})`);
@@ -186,6 +191,7 @@ export class CompanyCheckService {
       const applied = await this.applier.apply(m, locked, record, {
         scheduled: periodic && locked.baselineAt !== null && locked.readRequestedAt === null,
         now: after,
+        officers: withOfficers ? (record as CompanyDetail).officers : undefined,
       });
       await this.snapshots.release(m, entityId, token, { nextCheckAt, readStartedAt });
       return applied;

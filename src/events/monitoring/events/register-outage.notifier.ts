@@ -1,16 +1,17 @@
 import { PublicAddress } from '../../../platform/http/public-address';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RegisterOutage, RegisterStatusService } from '../../../status/register-status.service';
+import { RegisterOutage, RegisterRecovery, RegisterStatusService } from '../../../status/register-status.service';
 import { WatchStore } from '../watches/watch-store';
 import { DetectionEventWriter, EmittedEvent } from './detection-event-writer';
-import { registerUnavailableData } from './detection-events';
+import { registerAvailableData, registerUnavailableData } from './detection-events';
 
 /**
- * `register.unavailable`, once per outage (the moment a register stops being readable), to
- * every account watching a company of it, in the transaction that records the transition.
- * Recovery is not an event: it shows in /registers and /status, and the checks held back
- * during the outage run after it (their events observed after recovery).
+ * `register.unavailable`, once per outage (the moment a register stops being readable), and
+ * `register.available` when it is readable again (with the outage's start, end and duration),
+ * to every account watching a company of it, each in the transaction that records the
+ * transition. The checks held back during the outage can only run once that transaction has
+ * committed, so the changes they find are written after register.available.
  */
 @Injectable()
 export class RegisterOutageNotifier implements OnModuleInit {
@@ -23,6 +24,25 @@ export class RegisterOutageNotifier implements OnModuleInit {
 
   onModuleInit(): void {
     this.statuses.onOutage((m, outage) => this.notify(m, outage));
+    this.statuses.onRecovery((m, recovery) => this.notifyRecovery(m, recovery));
+  }
+
+  async notifyRecovery(m: EntityManager, recovery: RegisterRecovery): Promise<() => Promise<void>> {
+    const accounts = await this.watches.accountsWatching(m, recovery.country);
+    const statusUrl = this.address.url('/api/public/v1/status');
+    const emitted: EmittedEvent[] = [];
+    for (const a of accounts) {
+      const data = registerAvailableData(
+        recovery.country,
+        recovery.status,
+        recovery.since,
+        recovery.until,
+        statusUrl,
+        a.companies,
+      );
+      emitted.push(await this.sink.emit(m, { accountId: a.accountId, kind: 'register.available', data }));
+    }
+    return () => this.sink.wake(emitted);
   }
 
   async notify(m: EntityManager, outage: RegisterOutage): Promise<() => Promise<void>> {

@@ -4,16 +4,20 @@ import type {
   ChangeFeed,
   ChangeSourceDeps,
   ChangeStream,
+  ExtraSource,
+  OfficerDetection,
 } from '../../../registers/change-detection';
 import { ConnectorRegistry } from '../../../registers/connector-registry';
 import { RegistersConfig } from '../../../registers/register-config';
 import { CountryCode, REGISTERS } from '../../../registers/registers';
+import type { FeedSource } from './feed-names';
 
 /** Each register's change feed or stream under the configuration, built once from its folder's plan. */
 @Injectable()
 export class ChangeSources {
   private readonly feeds = new Map<CountryCode, ChangeFeed>();
   private readonly streams = new Map<CountryCode, ChangeStream>();
+  private readonly extras = new Map<string, ChangeFeed | ChangeStream>();
 
   constructor(
     private readonly registers: RegistersConfig,
@@ -44,6 +48,53 @@ export class ChangeSources {
       this.streams.set(country, stream);
     }
     return stream;
+  }
+
+  /** Every stream of a register in `stream` mode (its main one first), each with its own cursor. */
+  allStreams(country: CountryCode): Array<{ source: FeedSource; stream: ChangeStream }> {
+    if (this.mode(country) !== 'stream') return [];
+    const extra = REGISTERS[country].changeDetection.extraStreams ?? {};
+    return [
+      { source: 'changes', stream: this.stream(country) },
+      ...(Object.keys(extra) as ExtraSource[]).map((source) => ({
+        source,
+        stream: this.extra(country, source, extra[source]!) as ChangeStream,
+      })),
+    ];
+  }
+
+  /** The feeds polled beside the main one of a register in `feed` mode, each with its own cursor. */
+  extraFeeds(country: CountryCode): Array<{ source: FeedSource; feed: ChangeFeed }> {
+    if (this.mode(country) !== 'feed') return [];
+    const extra = REGISTERS[country].changeDetection.extraFeeds ?? {};
+    return (Object.keys(extra) as ExtraSource[]).map((source) => ({
+      source,
+      feed: this.extra(country, source, extra[source]!) as ChangeFeed,
+    }));
+  }
+
+  /** How the register's officer changes are found under the configuration (null: not watched). */
+  officers(country: CountryCode): OfficerDetection {
+    return REGISTERS[country].changeDetection.officers?.(this.registers.of(country)) ?? null;
+  }
+
+  /** Whether the register's filings are watched under the configuration. */
+  filings(country: CountryCode): boolean {
+    return REGISTERS[country].changeDetection.filings?.(this.registers.of(country)) ?? false;
+  }
+
+  private extra(
+    country: CountryCode,
+    source: ExtraSource,
+    create: (deps: ChangeSourceDeps) => ChangeFeed | ChangeStream,
+  ): ChangeFeed | ChangeStream {
+    const key = `${country}:${source}`;
+    let made = this.extras.get(key);
+    if (!made) {
+      made = create(this.deps(country));
+      this.extras.set(key, made);
+    }
+    return made;
   }
 
   /**

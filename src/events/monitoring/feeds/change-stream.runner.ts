@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../platform/clock';
+import type { ChangeStream } from '../../../registers/change-detection';
 import { COUNTRY_CODES, CountryCode } from '../../../registers/registers';
 import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
@@ -10,17 +11,20 @@ import { SnapshotStore } from '../snapshots/snapshot-store';
 import { ChangeSources } from './change-sources.service';
 import { FeedCursorStore } from './feed-cursor-store';
 import { FeedEntriesService } from './feed-entries.service';
+import type { FeedSource } from './feed-names';
 
 const STREAM_LEASE_MS = 30_000;
 const RENEW_EVERY_MS = 10_000;
 
 /**
- * Follows the change stream of every register in `stream` mode (GB with a stream key), in the
- * worker: one connection across all workers (the holder of the feed lease, renewed while
- * connected; another worker takes over when it lapses), each entry applied with its position
- * in one transaction, resumed from the stored position after a drop or a restart, reconnected
- * with exponential backoff. A position the register no longer accepts (HTTP 416) restarts the
- * stream from now and asks for a re-read of every watched company of the register.
+ * Follows the change streams of every register in `stream` mode (GB with a stream key: its
+ * companies, officers and filings streams), in the worker: one connection per stream across
+ * all workers (the holder of its cursor's lease, renewed while connected; another worker takes
+ * over when it lapses), each entry applied with its position in one transaction, resumed from
+ * the stored position after a drop or a restart, reconnected with exponential backoff. A
+ * position the register no longer accepts (HTTP 416: events were missed) restarts that stream
+ * from now and asks for a re-read of every watched company of the register (profile and
+ * officers), whose changes are then sent as events.
  */
 @Injectable()
 export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -45,9 +49,9 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
   ) {}
 
   onApplicationBootstrap(): void {
-    for (const country of COUNTRY_CODES) {
-      if (this.sources.mode(country) === 'stream') this.loops.push(this.follow(country));
-    }
+    for (const country of COUNTRY_CODES)
+      for (const { source, stream } of this.sources.allStreams(country))
+        this.loops.push(this.follow(country, source, stream));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -55,55 +59,60 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
     await Promise.all(this.loops);
   }
 
-  private async follow(country: CountryCode): Promise<void> {
+  private async follow(country: CountryCode, source: FeedSource, stream: ChangeStream): Promise<void> {
+    const name = `${country} ${source === 'changes' ? 'change' : source} stream`;
     let delay = this.backoff.initialMs;
     while (!this.controller.signal.aborted) {
       try {
         if (
           !(await this.statuses.current(country)).readable ||
-          !(await this.cursors.take(country, this.owner, STREAM_LEASE_MS))
+          !(await this.cursors.take(country, this.owner, STREAM_LEASE_MS, source))
         ) {
           await this.sleep(this.idleRetryMs);
           continue;
         }
-        const connected = await this.connectOnce(country);
+        const connected = await this.connectOnce(country, source, stream);
         if (connected) delay = this.backoff.initialMs;
       } catch (err) {
         const e = UpstreamError.from(err);
-        this.logger.warn(`${country} change stream: ${e.errorClass} (${e.message}); reconnecting in ${delay} ms`);
-        if (e.httpStatus === 416) await this.restartFromNow(country);
+        if (e.httpStatus === 416) {
+          const watched = await this.restartFromNow(country, source).catch(() => null);
+          this.logger.warn(
+            `${name}: the stored position is too old (HTTP 416), so events were missed; restarting from now and re-reading the ${watched ?? 'watched'} watched companies of ${country}${source === 'filings' ? ' (their filings of the gap are not recovered)' : ''}`,
+          );
+        } else this.logger.warn(`${name}: ${e.errorClass} (${e.message}); reconnecting in ${delay} ms`);
       }
       if (this.controller.signal.aborted) break;
       await this.sleep(delay);
       delay = Math.min(delay * 2, this.backoff.maxMs);
     }
-    await this.cursors.release(country, this.owner).catch(() => undefined);
+    await this.cursors.release(country, this.owner, source).catch(() => undefined);
   }
 
   /** One connection, until it drops (throws) or the process stops; true if it was accepted. */
-  private async connectOnce(country: CountryCode): Promise<boolean> {
-    const held = await this.cursors.get(country);
+  private async connectOnce(country: CountryCode, source: FeedSource, stream: ChangeStream): Promise<boolean> {
+    const held = await this.cursors.get(country, source);
     const connection = new AbortController();
     const stop = () => connection.abort();
     this.controller.signal.addEventListener('abort', stop, { once: true });
     let connected = false;
     const renew = setInterval(() => {
       void this.cursors
-        .renew(country, this.owner, connected ? this.clock.now() : null, STREAM_LEASE_MS)
+        .renew(country, this.owner, connected ? this.clock.now() : null, STREAM_LEASE_MS, source)
         .then((still) => {
           if (!still) connection.abort();
         })
         .catch(() => connection.abort());
     }, RENEW_EVERY_MS);
     try {
-      await this.sources.stream(country).run(
+      await stream.run(
         held?.cursor ?? null,
         async (entry, cursor) => {
           const emitted = await this.dataSource.transaction(async (m) => {
             const applied = entry ? (await this.entries.apply(m, country, [entry], this.clock.now())).emitted : [];
             // Lost the stream to another worker: roll back, the other one applies it.
-            if (!(await this.cursors.store(m, country, this.owner, cursor, this.clock.now(), STREAM_LEASE_MS)))
-              throw new Error(`lost the ${country} stream`);
+            if (!(await this.cursors.store(m, country, this.owner, cursor, this.clock.now(), STREAM_LEASE_MS, source)))
+              throw new Error(`lost the ${country} ${source} stream`);
             return applied;
           });
           await this.sink.wake(emitted);
@@ -111,7 +120,7 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
         connection.signal,
         () => {
           connected = true;
-          void this.cursors.renew(country, this.owner, this.clock.now(), STREAM_LEASE_MS);
+          void this.cursors.renew(country, this.owner, this.clock.now(), STREAM_LEASE_MS, source);
         },
       );
       return connected;
@@ -121,10 +130,11 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
     }
   }
 
-  private async restartFromNow(country: CountryCode): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
-      await this.cursors.reset(m, country, this.owner);
-      await this.snapshots.requestReadOfAll(m, country, this.clock.now());
+  /** Forgets the stream's position and asks for a re-read of the register's watched companies; how many. */
+  private async restartFromNow(country: CountryCode, source: FeedSource): Promise<number> {
+    return this.dataSource.transaction(async (m) => {
+      await this.cursors.reset(m, country, this.owner, source);
+      return this.snapshots.requestReadOfAll(m, country, this.clock.now());
     });
   }
 

@@ -4,7 +4,7 @@ import { Clock } from '../../../platform/clock';
 import { queryRows } from '../../../platform/database/sql';
 import { CountryCode } from '../../../registers/registers';
 import { FeedCursorEntity } from './feed-cursor.entity';
-import { feedName } from './feed-names';
+import { FeedSource, feedName } from './feed-names';
 
 /**
  * The SQL of `feed_cursor`, whose rows are FeedCursorEntity: the stored position of each
@@ -18,21 +18,26 @@ export class FeedCursorStore {
     private readonly clock: Clock,
   ) {}
 
-  async get(country: CountryCode): Promise<FeedCursorEntity | null> {
-    return this.dataSource.getRepository(FeedCursorEntity).findOneBy({ feed: feedName(country) });
+  async get(country: CountryCode, source: FeedSource = 'changes'): Promise<FeedCursorEntity | null> {
+    return this.dataSource.getRepository(FeedCursorEntity).findOneBy({ feed: feedName(country, source) });
   }
 
   /** Takes the feed for `owner` unless another holds it; returns its stored cursor. */
-  async take(country: CountryCode, owner: string, leaseMs: number): Promise<{ cursor: string | null } | null> {
+  async take(
+    country: CountryCode,
+    owner: string,
+    leaseMs: number,
+    source: FeedSource = 'changes',
+  ): Promise<{ cursor: string | null } | null> {
     const now = this.clock.now();
     await this.dataSource.query(
       `INSERT INTO feed_cursor (feed, country, cursor, updated_at) VALUES ($1, $2, NULL, $3) ON CONFLICT (feed) DO NOTHING`,
-      [feedName(country), country, now],
+      [feedName(country, source), country, now],
     );
     const rows = await queryRows<{ cursor: string | null }>(
       this.dataSource,
       `UPDATE feed_cursor SET lease_owner = $2, lease_until = $3 WHERE feed = $1 AND (lease_owner = $2 OR lease_until IS NULL OR lease_until < $4) RETURNING cursor`,
-      [feedName(country), owner, new Date(now.getTime() + leaseMs), now],
+      [feedName(country, source), owner, new Date(now.getTime() + leaseMs), now],
     );
     return rows[0] ?? null;
   }
@@ -45,32 +50,39 @@ export class FeedCursorStore {
     cursor: string | null,
     caughtUpAt: Date | null,
     leaseMs: number,
+    source: FeedSource = 'changes',
   ): Promise<boolean> {
     const now = this.clock.now();
     const rows = await queryRows(
       m,
       `UPDATE feed_cursor SET cursor = COALESCE($3, cursor), caught_up_at = COALESCE($4, caught_up_at), updated_at = $5, lease_until = $6
        WHERE feed = $1 AND lease_owner = $2 RETURNING feed`,
-      [feedName(country), owner, cursor, caughtUpAt, now, new Date(now.getTime() + leaseMs)],
+      [feedName(country, source), owner, cursor, caughtUpAt, now, new Date(now.getTime() + leaseMs)],
     );
     return rows.length > 0;
   }
 
-  async renew(country: CountryCode, owner: string, caughtUpAt: Date | null, leaseMs: number): Promise<boolean> {
-    return this.store(this.dataSource.manager, country, owner, null, caughtUpAt, leaseMs);
+  async renew(
+    country: CountryCode,
+    owner: string,
+    caughtUpAt: Date | null,
+    leaseMs: number,
+    source: FeedSource = 'changes',
+  ): Promise<boolean> {
+    return this.store(this.dataSource.manager, country, owner, null, caughtUpAt, leaseMs, source);
   }
 
-  async release(country: CountryCode, owner: string): Promise<void> {
+  async release(country: CountryCode, owner: string, source: FeedSource = 'changes'): Promise<void> {
     await this.dataSource.query(
       `UPDATE feed_cursor SET lease_owner = NULL, lease_until = NULL WHERE feed = $1 AND lease_owner = $2`,
-      [feedName(country), owner],
+      [feedName(country, source), owner],
     );
   }
 
   /** Forgets the position (a stream that no longer accepts it): the next connection starts from now. */
-  async reset(m: EntityManager, country: CountryCode, owner: string): Promise<void> {
+  async reset(m: EntityManager, country: CountryCode, owner: string, source: FeedSource = 'changes'): Promise<void> {
     await m.query(`UPDATE feed_cursor SET cursor = NULL, updated_at = $3 WHERE feed = $1 AND lease_owner = $2`, [
-      feedName(country),
+      feedName(country, source),
       owner,
       this.clock.now(),
     ]);

@@ -6,19 +6,22 @@ import type { CountryCode } from '../../../registers/registers';
 import type { EmittedEvent } from '../events/detection-event-writer';
 import { ChangeApplier } from '../snapshots/change-applier';
 import { SnapshotStore } from '../snapshots/snapshot-store';
+import { StreamEntryApplier } from '../snapshots/stream-entry-applier';
 
 /**
  * What a page of feed entries does to the snapshots, in the transaction that also stores the
  * feed's cursor (so a restart re-applies a page or none of it, and a duplicate entry diffs
  * against a snapshot that already holds it: no duplicate event). Entries of companies nobody
  * watches are dropped here, for free. An entry with the whole record is applied; one without
- * marks the company for a re-read by the next check.
+ * marks the company for a re-read by the next check. An officer appointment or a filing a
+ * stream sent is applied to the company's snapshot (stream-entry-applier.ts).
  */
 @Injectable()
 export class FeedEntriesService {
   constructor(
     private readonly snapshots: SnapshotStore,
     private readonly applier: ChangeApplier,
+    private readonly streamed: StreamEntryApplier,
   ) {}
 
   async apply(
@@ -29,9 +32,11 @@ export class FeedEntriesService {
   ): Promise<{ applied: number; requested: number; emitted: EmittedEvent[] }> {
     const records = new Map<string, CompanyRecord>();
     const bare = new Set<string>();
+    const resources: FeedEntry[] = [];
     for (const e of entries) {
       if (!e.registrationNumber) continue;
-      if (e.record) records.set(e.registrationNumber, e.record);
+      if (e.officer || e.filing) resources.push(e);
+      else if (e.record) records.set(e.registrationNumber, e.record);
       else bare.add(e.registrationNumber);
     }
     let requested = 0;
@@ -48,6 +53,13 @@ export class FeedEntriesService {
         );
         applied++;
       }
+    }
+    for (const e of resources) {
+      const [snapshot] = await this.snapshots.lockByNumbers(m, country, [e.registrationNumber]);
+      if (!snapshot) continue;
+      if (e.officer) emitted.push(...(await this.streamed.applyOfficer(m, snapshot, e.officer, now)));
+      if (e.filing) emitted.push(...(await this.streamed.applyFiling(m, snapshot, e.filing, now)));
+      applied++;
     }
     return { applied, requested, emitted };
   }

@@ -9,6 +9,8 @@ import { DetectionEventWriter } from '../events/detection-event-writer';
 import { ChangeSources } from './change-sources.service';
 import { FeedCursorStore } from './feed-cursor-store';
 import { FeedEntriesService } from './feed-entries.service';
+import type { FeedSource } from './feed-names';
+import type { ChangeFeed } from '../../../registers/change-detection';
 
 /** Pages read in one poll at most; the rest waits for the next poll. */
 const MAX_PAGES_PER_POLL = 50;
@@ -27,7 +29,9 @@ export interface PollResult {
  * One poll of a register's change feed: take the feed (one reader at a time across workers),
  * read pages from the stored cursor, apply each page and store the next cursor in one
  * transaction, and note when the feed was read to its end. Nothing is read while the register
- * is not readable: the cursor stays, and the next poll after recovery catches up.
+ * is not readable: the cursor stays, and the next poll after recovery catches up. The feeds a
+ * register has beside its main one (NO's role updates) are polled after it, each from its own
+ * cursor; only the main one vouches for scheduled checks.
  */
 @Injectable()
 export class FeedPollService {
@@ -46,10 +50,15 @@ export class FeedPollService {
   async poll(country: CountryCode): Promise<PollResult | null> {
     if (this.sources.mode(country) !== 'feed') return null;
     if (!(await this.statuses.current(country)).readable) return null;
+    const result = await this.pollOne(country, 'changes', this.sources.feed(country));
+    for (const { source, feed } of this.sources.extraFeeds(country)) await this.pollOne(country, source, feed);
+    return result;
+  }
+
+  private async pollOne(country: CountryCode, source: FeedSource, feed: ChangeFeed): Promise<PollResult | null> {
     const owner = randomBytes(9).toString('base64url');
-    const held = await this.cursors.take(country, owner, FEED_LEASE_MS);
+    const held = await this.cursors.take(country, owner, FEED_LEASE_MS, source);
     if (!held) return null;
-    const feed = this.sources.feed(country);
     const result: PollResult = { pages: 0, entries: 0, applied: 0, requested: 0, caughtUp: false };
     try {
       let cursor = held.cursor ?? feed.start(this.clock.now());
@@ -63,7 +72,17 @@ export class FeedPollService {
           result.applied += applied;
           result.requested += requested;
           // A reader that lost the feed must not commit what it applied: another one has the page.
-          if (!(await this.cursors.store(m, country, owner, page.cursor, page.more ? null : readAt, FEED_LEASE_MS)))
+          if (
+            !(await this.cursors.store(
+              m,
+              country,
+              owner,
+              page.cursor,
+              page.more ? null : readAt,
+              FEED_LEASE_MS,
+              source,
+            ))
+          )
             throw new LostFeedError(country);
           return { stored: true, emitted };
         });
@@ -77,9 +96,10 @@ export class FeedPollService {
       }
     } catch (err) {
       const e = err instanceof UpstreamError ? err : UpstreamError.from(err);
-      this.logger.warn(`${country} feed poll failed after ${result.pages} page(s): ${e.errorClass} (${e.message})`);
+      const name = source === 'changes' ? 'feed' : `${source} feed`;
+      this.logger.warn(`${country} ${name} poll failed after ${result.pages} page(s): ${e.errorClass} (${e.message})`);
     } finally {
-      await this.cursors.release(country, owner);
+      await this.cursors.release(country, owner, source);
     }
     return result;
   }

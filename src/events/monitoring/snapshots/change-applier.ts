@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { CompanyRecord, RecordSource } from '../../../registers/connector';
+import type { CompanyRecord, Officer, RecordSource } from '../../../registers/connector';
 import type { CountryCode } from '../../../registers/registers';
 import { DetectionEventWriter, EmittedEvent } from '../events/detection-event-writer';
-import { changeEventData, CompanyRef, noChangeEventData, Provenance, SourceMode } from '../events/detection-events';
+import {
+  changeEventData,
+  CompanyRef,
+  noChangeEventData,
+  officersChangedEventData,
+  Provenance,
+  SourceMode,
+} from '../events/detection-events';
+import { diffOfficers } from './officer-diff';
 import { WatchStore } from '../watches/watch-store';
 import { CompanySnapshotEntity } from './company-snapshot.entity';
 import {
@@ -45,7 +53,10 @@ export function companyRef(s: CompanySnapshotEntity, name = s.name): CompanyRef 
 /**
  * Applies one read of a company to its snapshot, in the caller's transaction with the row
  * locked: the first official read is the baseline (no event); later reads are diffed, each
- * changed field giving one event per watching account. A read older than what the snapshot
+ * changed field giving one event per watching account. A read that carries the officer list
+ * (detection reads it where officers are watched) is compared with the list the snapshot holds,
+ * each officer appointed, resigned or changed giving one company.officers_changed per watching
+ * account; the first list read is the officers' baseline. A read older than what the snapshot
  * holds (a slow re-read overtaken by a feed entry) changes nothing.
  */
 @Injectable()
@@ -60,7 +71,7 @@ export class ChangeApplier {
     m: EntityManager,
     snapshot: CompanySnapshotEntity,
     record: CompanyRecord,
-    options: { scheduled: boolean; now: Date },
+    options: { scheduled: boolean; now: Date; officers?: Officer[] | null },
   ): Promise<{ outcome: CheckOutcome; changes: FieldChange[]; emitted: EmittedEvent[] }> {
     const mode = sourceModeOf(record.source);
     if (!mode) throw new Error(`detection refuses a ${record.source.kind} record as a read of ${snapshot.entityId}`);
@@ -74,8 +85,10 @@ export class ChangeApplier {
     };
     const fresh = watchedValues(record);
 
+    const officers = options.officers ?? null;
     if (!snapshot.baselineAt) {
       await this.store(m, snapshot, fresh, provenance, retrievedAt, 'baseline', null, options.now, true);
+      if (officers) await this.snapshots.recordOfficers(m, snapshot.entityId, officers);
       await this.watches.setBaseline(m, snapshot.entityId, {
         at: retrievedAt,
         sourceMode: mode,
@@ -93,14 +106,22 @@ export class ChangeApplier {
       for (const w of watches)
         emitted.push(await this.sink.emit(m, { accountId: w.accountId, kind: CHANGE_EVENT_KIND[change.field], data }));
     }
-    if (changes.length === 0 && options.scheduled) {
+    const officerChanges = officers && snapshot.officers ? diffOfficers(snapshot.officers, officers) : [];
+    for (const change of officerChanges) {
+      const data = officersChangedEventData(ref, change, record.source.retrievedAt, provenance);
+      for (const w of watches)
+        emitted.push(await this.sink.emit(m, { accountId: w.accountId, kind: 'company.officers_changed', data }));
+    }
+    if (officers) await this.snapshots.recordOfficers(m, snapshot.entityId, officers);
+    if (changes.length === 0 && officerChanges.length === 0 && options.scheduled) {
       const data = noChangeEventData(ref, options.now.toISOString(), provenance);
       for (const w of watches)
         if (w.notifyNoChange)
           emitted.push(await this.sink.emit(m, { accountId: w.accountId, kind: 'company.no_change', data }));
     }
-    const outcome: CheckOutcome = changes.length ? 'changed' : 'no_change';
-    const detail = changes.length ? `changed: ${changes.map((c) => c.field).join(', ')}` : null;
+    const fields = [...changes.map((c) => c.field), ...(officerChanges.length ? ['officers'] : [])];
+    const outcome: CheckOutcome = fields.length ? 'changed' : 'no_change';
+    const detail = fields.length ? `changed: ${fields.join(', ')}` : null;
     await this.store(m, snapshot, fresh, provenance, retrievedAt, outcome, detail, options.now, false);
     return { outcome, changes, emitted };
   }

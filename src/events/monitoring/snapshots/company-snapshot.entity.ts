@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { Officer } from '../../../registers/connector';
 
 /** What detection last knew of one company, shared by every account watching it. */
 @Entity({ name: 'company_snapshot' })
@@ -20,6 +21,9 @@ export class CompanySnapshotEntity {
   @Column({ name: 'status_key', type: 'text', nullable: true }) statusKey: string | null;
   @Column({ name: 'address_key', type: 'text', nullable: true }) addressKey: string | null;
   @Column({ name: 'legal_form_key', type: 'text', nullable: true }) legalFormKey: string | null;
+
+  /** The officer list as last read (null: never read, or the register publishes none). */
+  @Column({ type: 'jsonb', nullable: true }) officers: Officer[] | null;
 
   @Column({ name: 'source_mode', type: 'text', nullable: true }) sourceMode: string | null;
   @Column({ name: 'source_url', type: 'text', nullable: true }) sourceUrl: string | null;

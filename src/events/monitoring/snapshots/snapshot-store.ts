@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { queryRows } from '../../../platform/database/sql';
+import type { Officer } from '../../../registers/connector';
 import type { CountryCode } from '../../../registers/registers';
 import type { SourceMode } from '../events/detection-events';
 import type { WatchedValues } from './company-diff';
@@ -189,11 +190,21 @@ export class SnapshotStore {
     return rows.length;
   }
 
-  /** Asks the next check of every company of the register with a baseline to read it. */
-  async requestReadOfAll(m: EntityManager, country: CountryCode, at: Date): Promise<void> {
-    await m.query(`UPDATE company_snapshot SET read_requested_at = $2 WHERE country = $1 AND baseline_at IS NOT NULL`, [
-      country,
-      at,
+  /** Asks the next check of every company of the register with a baseline to read it; how many. */
+  async requestReadOfAll(m: EntityManager, country: CountryCode, at: Date): Promise<number> {
+    const rows = await queryRows(
+      m,
+      `UPDATE company_snapshot SET read_requested_at = $2 WHERE country = $1 AND baseline_at IS NOT NULL RETURNING entity_id`,
+      [country, at],
+    );
+    return rows.length;
+  }
+
+  /** Stores the officer list a read found (the next read's is compared with it). */
+  async recordOfficers(m: EntityManager, entityId: string, officers: Officer[]): Promise<void> {
+    await m.query(`UPDATE company_snapshot SET officers = $2 WHERE entity_id = $1`, [
+      entityId,
+      JSON.stringify(officers),
     ]);
   }
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { COUNTRY_CODES } from '../../../registers/registers';
+import { COUNTRY_CODES, REGISTERS } from '../../../registers/registers';
 import { eventKindSchema } from '../../event-kinds';
 
 export const simulateSchema = z
@@ -30,6 +30,15 @@ export const simulateSchema = z
   .superRefine((v, ctx) => {
     if (v.registrationNumber && !v.country)
       ctx.addIssue({ code: 'custom', path: ['country'], message: 'country is required with registrationNumber' });
+    // Officer and filing events exist only where detection sends them: a test one elsewhere would mislead.
+    const only =
+      v.event === 'company.officers_changed' ? 'officer' : v.event === 'company.filing_published' ? 'filing' : null;
+    if (only && v.country && !REGISTERS[v.country].simulation[only])
+      ctx.addIssue({
+        code: 'custom',
+        path: ['country'],
+        message: `${v.event} is not sent for ${v.country} companies (${only === 'officer' ? 'no officer changes are watched there' : 'only GB filings are watched'})`,
+      });
   });
 
 export class SimulatedRequestDto {

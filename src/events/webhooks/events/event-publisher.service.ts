@@ -8,7 +8,8 @@ import type { EventKind } from '../../event-kinds';
 import { DeliveryLogStore } from '../delivery/delivery-log-store';
 import { DeliveryQueue } from '../delivery/delivery-queue.service';
 import { EndpointStore } from '../endpoints/endpoint-store';
-import { buildEnvelope, EventData } from './envelope';
+import { buildEnvelope, entityOf, EventData, withSequence } from './envelope';
+import { EventSequenceStore } from './event-sequence-store';
 import { EventStore } from './event-store';
 
 export interface PublishInput {
@@ -28,6 +29,8 @@ export interface PublishInput {
 
 export interface PublishedEvent {
   eventId: string;
+  /** `data.sequence`: null for an event about a register. */
+  sequence?: number | null;
   deliveries: Array<{ id: string; endpointId: string; messageId: string; state: 'pending' | 'held' }>;
 }
 
@@ -56,6 +59,7 @@ export class EventPublisher {
     private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly sequences: EventSequenceStore = new EventSequenceStore(),
   ) {}
 
   async publish(manager: EntityManager, input: PublishInput): Promise<PublishedEvent> {
@@ -67,7 +71,12 @@ export class EventPublisher {
       : await this.endpoints.subscribedTo(manager, input.accountId, input.kind);
 
     const eventId = randomId('evt');
-    const body = JSON.stringify(buildEnvelope(input.kind, input.isTest, now, input.data));
+    // Every event about a company is numbered per account and company, in this transaction:
+    // the number is in the body, so every retry and replay sends the same one.
+    const entityId = entityOf(input.data);
+    const sequence = entityId ? await this.sequences.next(manager, input.accountId, entityId, input.isTest) : null;
+    const data = sequence === null ? input.data : withSequence(input.data, sequence);
+    const body = JSON.stringify(buildEnvelope(input.kind, input.isTest, now, data));
     await this.events.insert(manager, {
       id: eventId,
       accountId: input.accountId,
@@ -75,6 +84,8 @@ export class EventPublisher {
       isTest: input.isTest,
       body,
       createdAt: now,
+      entityId,
+      sequence,
     });
 
     const state = input.isTest || liveDeliverySince ? 'pending' : 'held';
@@ -91,7 +102,7 @@ export class EventPublisher {
       createdAt: now,
       deliveries,
     });
-    return { eventId, deliveries };
+    return { eventId, sequence, deliveries };
   }
 
   /** After the commit: wakes a worker for the pending deliveries (one job for them all). Never throws (the sweeper is the fallback). */

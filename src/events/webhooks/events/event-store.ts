@@ -13,6 +13,9 @@ export interface EventRecord {
   /** The envelope exactly as sent (and signed): every attempt sends these bytes. */
   body: string;
   createdAt: Date;
+  /** The company the event is about, and its `data.sequence`; null for a register event. */
+  entityId?: string | null;
+  sequence?: number | null;
 }
 
 /** Which page, newest first: `limit + 1` rows are read, to tell whether another page follows. */
@@ -43,21 +46,22 @@ export class EventStore {
 
   async insert(m: EntityManager, e: EventRecord): Promise<void> {
     await m.query(
-      `INSERT INTO event (id, account_id, kind, is_test, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [e.id, e.accountId, e.kind, e.isTest, e.body, e.createdAt],
+      `INSERT INTO event (id, account_id, kind, is_test, body, created_at, entity_id, sequence) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [e.id, e.accountId, e.kind, e.isTest, e.body, e.createdAt, e.entityId ?? null, e.sequence ?? null],
     );
   }
 
   /** An account's events, newest first, `window.limit + 1` at most. */
   async list(
     accountId: string,
-    filter: { kind?: EventKind; isTest?: boolean },
+    filter: { kind?: EventKind; isTest?: boolean; entityId?: string },
     window: PageWindow,
   ): Promise<EventRecord[]> {
     const params: unknown[] = [accountId];
     let where = 'account_id = $1';
     if (filter.kind) where += ` AND kind = $${params.push(filter.kind)}`;
     if (filter.isTest !== undefined) where += ` AND is_test = $${params.push(filter.isTest)}`;
+    if (filter.entityId) where += ` AND entity_id = $${params.push(filter.entityId)}`;
     const conditions = pageConditions(window, params.length + 1);
     params.push(...conditions.params);
     const rows = await queryRows<EventRow>(

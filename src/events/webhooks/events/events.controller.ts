@@ -23,6 +23,12 @@ export class EventsController {
   @ApiQuery({ name: 'event', required: false, enum: BUILT_EVENT_KINDS })
   @ApiQuery({ name: 'isTest', required: false, type: Boolean })
   @ApiQuery({
+    name: 'entityId',
+    required: false,
+    description:
+      'One company’s events (`data.entity_id`, e.g. `ent_gb_04475590`): where a gap in `data.sequence` is found.',
+  })
+  @ApiQuery({
     name: 'since',
     required: false,
     description: 'Only events created at or after this time (ISO 8601).',

@@ -16,7 +16,7 @@ export class EventsService {
   ) {}
 
   async list(accountId: string, q: z.infer<typeof eventsQuerySchema>): Promise<EventListDto> {
-    const rows = await this.events.list(accountId, { kind: q.event, isTest: q.isTest }, q);
+    const rows = await this.events.list(accountId, { kind: q.event, isTest: q.isTest, entityId: q.entityId }, q);
     const p = page(rows, q.limit, (r) => ({ createdAt: r.createdAt, id: r.id }));
     return { data: p.rows.map(toDto), nextCursor: p.nextCursor };
   }

@@ -11,6 +11,11 @@ export const eventsQuerySchema = z
       .enum(['true', 'false'], { error: 'true or false' })
       .transform((v) => v === 'true')
       .optional(),
+    /** One company's events (its `entity_id`): a receiver that sees a gap in `data.sequence` finds the missing one here. */
+    entityId: z
+      .string()
+      .regex(/^ent_[a-z]{2}_[A-Za-z0-9-]{1,40}$/, { error: 'an entity id such as ent_gb_04475590' })
+      .optional(),
   })
   .strict();
 

@@ -1,45 +1,50 @@
 import type { AxiosInstance } from 'axios';
 import type { Readable } from 'node:stream';
-import { z } from 'zod';
+import { Logger } from '@nestjs/common';
 import type { Clock } from '../../platform/clock';
 import type { ChangeSourceDeps, ChangeStream, FeedEntry } from '../change-detection';
-import type { CompanyRecord } from '../connector';
 import { GB_DEFINITION } from './gb.definition';
 import { UpstreamError } from '../upstream-error';
-import { parseCompanyProfile } from './ch-api-parsers';
+import { GbStreamName, parseStreamLine, StreamContext } from './gb-stream-events';
 
 /** Companies House sends a heartbeat (a blank line) about every 30 s: silence past this is a dead connection. */
 export const GB_STREAM_IDLE_MS = 90_000;
 
-const event = z.object({
-  resource_kind: z.string(),
-  data: z.unknown(),
-  event: z.object({ timepoint: z.number().int(), type: z.string().nullish() }),
-});
-
 /**
- * The Companies House streaming API, companies stream: one JSON event per line (blank lines
- * are heartbeats), each a whole company profile, the same document `/company/{n}` answers.
+ * One stream of the Companies House streaming API (`companies`, `officers`, `filings`): one
+ * JSON event per line, in chunks that do not follow the lines (blank lines are heartbeats).
  * Resumed with `?timepoint=<last stored>`: whether the register treats it as inclusive is
- * unconfirmed, so the stored one is asked for again and dropped as already seen.
+ * unconfirmed, so the stored one is asked for again and dropped as already seen. A line cut
+ * short by a drop is never read (the rest of it never comes); a line that cannot be read is
+ * skipped and said once per connection in the log.
  */
-export class GbCompaniesStream implements ChangeStream {
+export class GbStream implements ChangeStream {
   readonly url: string;
+  private readonly logger = new Logger(GbStream.name);
   private readonly client: AxiosInstance;
   private readonly key?: string;
-  private readonly webUrl: string;
-  private readonly registerName = GB_DEFINITION.name;
+  private readonly context: StreamContext;
   private readonly clock: Clock;
 
   constructor(
     { settings, http, clock }: ChangeSourceDeps,
+    private readonly stream: GbStreamName = 'companies',
     private readonly idleMs = GB_STREAM_IDLE_MS,
   ) {
     this.client = http.forRegister('GB', 'STREAM', { timeoutMs: idleMs, retries: 0 });
     this.key = settings.credentials.STREAM_KEY;
-    this.url = `${settings.urls.STREAM}/companies`;
-    this.webUrl = settings.urls.WEB;
+    this.url = `${settings.urls.STREAM}/${stream}`;
     this.clock = clock;
+    this.context = {
+      webUrl: settings.urls.WEB,
+      source: (url) => ({
+        register: GB_DEFINITION.name,
+        url,
+        official: true,
+        kind: 'native_official',
+        retrievedAt: this.clock.now().toISOString(),
+      }),
+    };
   }
 
   async run(
@@ -53,7 +58,7 @@ export class GbCompaniesStream implements ChangeStream {
     const after = cursor === null ? null : Number(cursor);
     let res;
     try {
-      res = await this.client.get<Readable>('/companies', {
+      res = await this.client.get<Readable>(`/${this.stream}`, {
         params: after === null ? {} : { timepoint: after },
         auth: { username: this.key, password: '' },
         responseType: 'stream',
@@ -77,6 +82,7 @@ export class GbCompaniesStream implements ChangeStream {
     const abort = () => body.destroy();
     signal.addEventListener('abort', abort, { once: true });
     arm();
+    const said = new Set<string>();
     let buffered = '';
     try {
       for await (const chunk of body) {
@@ -87,7 +93,13 @@ export class GbCompaniesStream implements ChangeStream {
           const line = buffered.slice(0, newline).trim();
           buffered = buffered.slice(newline + 1);
           if (!line) continue; // heartbeat
-          const parsed = this.parseLine(line);
+          const parsed = parseStreamLine(this.stream, line, this.context);
+          if (parsed.skipped !== undefined) {
+            if (!said.has(parsed.skipped))
+              this.logger.warn(`GB ${this.stream} stream: skipped ${parsed.skipped}; the position stays where it was`);
+            said.add(parsed.skipped);
+            continue;
+          }
           if (after !== null && parsed.timepoint <= after) continue;
           await onEntry(parsed.entry, String(parsed.timepoint));
         }
@@ -99,33 +111,12 @@ export class GbCompaniesStream implements ChangeStream {
       clearTimeout(idle);
       signal.removeEventListener('abort', abort);
     }
-    if (!signal.aborted) throw new UpstreamError('connection_reset', 'the Companies House stream ended');
-  }
-
-  private parseLine(line: string): { timepoint: number; entry: FeedEntry | null } {
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      throw UpstreamError.invalidResponse('the Companies House stream sent a line that is not JSON');
-    }
-    const parsed = event.safeParse(json);
-    if (!parsed.success)
-      throw UpstreamError.invalidResponse('the Companies House stream sent an event without timepoint');
-    const { timepoint, type } = parsed.data.event;
-    // Only company profiles; a "deleted" profile carries no record to compare.
-    if (parsed.data.resource_kind !== 'company-profile' || type === 'deleted') return { timepoint, entry: null };
-    const record = parseCompanyProfile(parsed.data.data);
-    const withSource: CompanyRecord = {
-      ...record,
-      source: {
-        register: this.registerName,
-        url: `${this.webUrl}/company/${record.registrationNumber}`,
-        official: true,
-        kind: 'native_official',
-        retrievedAt: this.clock.now().toISOString(),
-      },
-    };
-    return { timepoint, entry: { registrationNumber: record.registrationNumber, record: withSource } };
+    if (!signal.aborted)
+      throw new UpstreamError(
+        'connection_reset',
+        buffered.trim()
+          ? `the Companies House ${this.stream} stream ended in the middle of a line`
+          : `the Companies House ${this.stream} stream ended`,
+      );
   }
 }

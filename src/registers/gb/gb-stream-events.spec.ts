@@ -1,0 +1,78 @@
+import { fixture } from '../../../test/support/fake-register';
+import { companyNumberOf, parseStreamLine, StreamContext } from './gb-stream-events';
+
+const ctx: StreamContext = {
+  webUrl: 'https://find-and-update.company-information.service.gov.uk',
+  source: (url) => ({
+    register: 'CH',
+    url,
+    official: true,
+    kind: 'native_official',
+    retrievedAt: '2026-11-22T12:00:00.000Z',
+  }),
+};
+const recorded = (file: string) => JSON.stringify(JSON.parse(fixture(`registers/gb/${file}`)));
+
+describe('Companies House stream lines, on recorded events', () => {
+  it('reads an appointment: the company from resource_uri, the officer in the register’s words', () => {
+    const parsed = parseStreamLine(
+      'officers',
+      recorded('ch-streaming-officers-event-13577252-corporate-director-appointment.json'),
+      ctx,
+    );
+    expect(parsed.timepoint).toBeGreaterThan(0);
+    expect(parsed.entry).toMatchObject({
+      registrationNumber: '13577252',
+      officer: { resourceId: expect.any(String), officer: { role: 'Director', kind: 'company', resignedOn: null } },
+    });
+  });
+
+  it('the same resource sent again has the same digest; a changed one does not', () => {
+    const a = parseStreamLine('officers', recorded('ch-streaming-officers-event-10345936-appointment.json'), ctx);
+    const again = parseStreamLine(
+      'officers',
+      recorded('ch-streaming-officers-event-10345936-appointment-derived-resent.json'),
+      ctx,
+    );
+    const other = parseStreamLine('officers', recorded('ch-streaming-officers-event-10345936-resignation.json'), ctx);
+    expect(again.entry!.officer!.fingerprint).toBe(a.entry!.officer!.fingerprint);
+    expect(other.entry!.officer!.fingerprint).not.toBe(a.entry!.officer!.fingerprint);
+  });
+
+  it('reads filings; annotated ones and ones whose fields changed are sent again, not new', () => {
+    const line = (f: string) => parseStreamLine('filings', recorded(f), ctx).entry!.filing!;
+    expect(line('ch-streaming-filings-event-10676322-aa-micro-entity.json')).toMatchObject({
+      type: 'AA',
+      category: 'accounts',
+      descriptionCode: 'accounts-with-accounts-type-micro-entity',
+      description: expect.stringMatching(/^Accounts with accounts type micro entity, made up date \d{4}-\d{2}-\d{2}$/),
+      resentBecause: null,
+    });
+    expect(line('ch-streaming-filings-event-02154654-aa-full-paper-filed.json').resentBecause).toBeNull();
+    expect(line('ch-streaming-filings-event-07260025-cs01-annotation-paper-filed.json').resentBecause).toMatch(
+      /annotations/,
+    );
+    expect(line('ch-streaming-filings-event-10620794.json').resentBecause).toMatch(/links.document_metadata/);
+  });
+
+  it('another resource kind or a deleted one is nothing to compare; a broken line is skipped without a position', () => {
+    expect(parseStreamLine('officers', recorded('ch-streaming-insolvency-event-11519482-cvl.json'), ctx)).toMatchObject(
+      {
+        entry: null,
+        timepoint: expect.any(Number),
+      },
+    );
+    expect(
+      parseStreamLine('officers', '{"resource_kind":"company-officers","resource_uri":"/company/1034', ctx),
+    ).toEqual({
+      skipped: 'a line that is not JSON (cut short?)',
+    });
+    expect(parseStreamLine('filings', '{"resource_kind":"filing-history","data":{}}', ctx).skipped).toBeDefined();
+  });
+
+  it('takes the company number from a resource_uri with or without its leading slash', () => {
+    expect(companyNumberOf('/company/10345936/appointments/x')).toBe('10345936');
+    expect(companyNumberOf('company/14438833/exemptions')).toBe('14438833');
+    expect(companyNumberOf('/officers/x')).toBeNull();
+  });
+});
