@@ -442,19 +442,31 @@ describe('webhook delivery', () => {
     });
     expect(saved.status).toBe(201);
     dns.table.set('rebind.example.test', '127.0.0.2'); // loopback (not allowlisted) when it is sent
-    const sent = await simulate(saved.body.id);
-    expect(sent.body).toMatchObject({
-      sent: true,
-      response: null,
-      error: {
-        class: 'target_not_allowed',
-        message: expect.stringMatching(/resolves to 127.0.0.2, a loopback address/),
-      },
+    // The simulator checks the target before it reads anything, and says so at once.
+    const refused = await simulate(saved.body.id);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: 'target_not_allowed',
+      detail: expect.stringMatching(/resolves to 127.0.0.2, a loopback address/),
     });
-    await new Promise((r) => setTimeout(r, 1_300));
+    // An event written before the name moved is checked again where it is sent.
+    const published = await app.get(EventPublisher).publishAndWake({
+      accountId: customer.accountId,
+      kind: 'company.name_changed',
+      isTest: true,
+      data: liveChange('EQUINOR ASA'),
+    });
+    const deliveryId = published.deliveries.find((d) => d.endpointId === saved.body.id)!.id;
+    const log = await eventually(
+      () => delivery(saved.body.id, deliveryId),
+      (d: any) => d.attempts.length > 0,
+    );
+    expect(log.attempts[0]).toMatchObject({
+      errorClass: 'target_not_allowed',
+      errorMessage: expect.stringMatching(/resolves to 127.0.0.2, a loopback address/),
+    });
+    await new Promise((r) => setTimeout(r, 300));
     expect(target.requests).toHaveLength(0);
-    const log = await delivery(saved.body.id, sent.body.deliveryId);
-    expect(log.attempts.map((a: any) => a.errorClass)).toEqual(expect.arrayContaining(['target_not_allowed']));
   });
 
   it('lists deliveries and events with filters and cursors, and keeps accounts apart', async () => {

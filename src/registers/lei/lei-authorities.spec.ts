@@ -152,23 +152,21 @@ describe('nationalRecordPath', () => {
     expect(nationalRecordPath(code, registeredAs)).toBe(path && `/api/public/v1/companies/${path}`);
   });
 
-  it('gives paths in FI, CZ and PL only once the service covers them', () => {
+  it('gives paths in FI, CZ and PL where the service covers them, and none where it does not', () => {
     const all = [...LEI_COUNTRIES];
-    expect(nationalRecordPath('RA000188', '0112038-9')).toBeNull();
-    expect(nationalRecordPath('RA000188', '0112038-9', all)).toBe('/api/public/v1/companies/FI/0112038-9');
-    expect(nationalRecordPath('RA000188', '01120389', all)).toBe('/api/public/v1/companies/FI/0112038-9');
-    expect(nationalRecordPath('RA000163', '25834151', all)).toBe('/api/public/v1/companies/CZ/25834151');
-    expect(nationalRecordPath('RA000168', 'CZ68407700', all)).toBe('/api/public/v1/companies/CZ/68407700');
-    expect(nationalRecordPath('RA000484', 'KRS 28860', all)).toBe('/api/public/v1/companies/PL/0000028860');
-    // Covered now (PL is in the register table); not where PL is not among the covered countries.
+    expect(nationalRecordPath('RA000188', '0112038-9')).toBe('/api/public/v1/companies/FI/0112038-9');
+    expect(nationalRecordPath('RA000188', '01120389')).toBe('/api/public/v1/companies/FI/0112038-9');
+    expect(nationalRecordPath('RA000163', '25834151')).toBe('/api/public/v1/companies/CZ/25834151');
+    expect(nationalRecordPath('RA000168', 'CZ68407700')).toBe('/api/public/v1/companies/CZ/68407700');
     expect(nationalRecordPath('RA000484', 'KRS 28860')).toBe('/api/public/v1/companies/PL/0000028860');
-    expect(
-      nationalRecordPath(
-        'RA000484',
-        'KRS 28860',
-        all.filter((cc) => cc !== 'PL'),
-      ),
-    ).toBeNull();
+    for (const [code, registeredAs, country] of [
+      ['RA000188', '0112038-9', 'FI'],
+      ['RA000163', '25834151', 'CZ'],
+      ['RA000484', 'KRS 28860', 'PL'],
+    ]) {
+      const without = all.filter((cc) => cc !== country);
+      expect(nationalRecordPath(code, registeredAs, without)).toBeNull();
+    }
   });
 
   it('gives each covered country’s number exactly as its recogniser keys it (what /companies/{cc}/{n} reads)', () => {
