@@ -1,10 +1,10 @@
 import type { AxiosInstance } from 'axios';
 import type { Readable } from 'node:stream';
-import { Logger } from '@nestjs/common';
 import type { Clock } from '../../platform/clock';
 import type { ChangeSourceDeps, ChangeStream, FeedEntry } from '../change-detection';
 import { GB_DEFINITION } from './gb.definition';
 import { UpstreamError } from '../upstream-error';
+import { DeferredLogger } from '../../platform/logging/deferred-logger';
 import { GbStreamName, parseStreamLine, StreamContext } from './gb-stream-events';
 
 /** Companies House sends a heartbeat (a blank line) about every 30 s: silence past this is a dead connection. */
@@ -20,7 +20,7 @@ export const GB_STREAM_IDLE_MS = 90_000;
  */
 export class GbStream implements ChangeStream {
   readonly url: string;
-  private readonly logger = new Logger(GbStream.name);
+  private readonly logger = new DeferredLogger(GbStream.name);
   private readonly client: AxiosInstance;
   private readonly key?: string;
   private readonly context: StreamContext;

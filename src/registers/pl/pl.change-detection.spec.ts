@@ -81,10 +81,11 @@ describe('PL register and change detection plan', () => {
     );
   });
 
-  it('gives the simulator the wording the parsers give the register (statuses and legal forms)', () => {
+  it('gives the simulator the wording the parsers give the register (statuses, legal forms, officer roles)', () => {
     expect(PL_REGISTER.simulation).toEqual({
       status: { active: KRS_REGISTERED, inactive: 'W LIKWIDACJI' },
       legalFormPairs: [['SPÓŁKA Z OGRANICZONĄ ODPOWIEDZIALNOŚCIĄ', 'SPÓŁKA AKCYJNA']],
+      officer: { name: 'Jan Kowalski', role: 'PREZES ZARZĄDU' },
     });
   });
 
