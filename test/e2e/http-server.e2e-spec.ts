@@ -82,7 +82,7 @@ describe('HTTP server limits against slow clients, and answers to what the parse
 
 describe('HTTP server limits by default', () => {
   it('are those of a public API: 15 s for headers, 30 s for the request, 5 s keep-alive', async () => {
-    const app = await startTestApp();
+    const app = await startTestApp({ serviceKeepAlive: true });
     try {
       const server = app.app.getHttpServer();
       expect([server.headersTimeout, server.requestTimeout, server.keepAliveTimeout]).toEqual([15_000, 30_000, 5_000]);

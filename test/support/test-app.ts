@@ -44,6 +44,8 @@ export interface TestAppOptions {
   connectThrough?: (databaseUrl: string) => Promise<string> | string;
   /** Providers to replace, e.g. the DNS resolver. */
   overrides?: Array<{ provide: unknown; useValue: unknown }>;
+  /** Keep the service's own keep-alive timeout (the tests' default outlasts fetch's, see below). */
+  serviceKeepAlive?: boolean;
 }
 
 function checkAgainstDocument(app: INestApplication, responses: RecordedResponse[]): string[] {
@@ -73,6 +75,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     PROBE_INTERVAL_SECONDS: '300',
     DATASET_SEED: 'false',
     ...unreachableRegisters(),
+    // The app shares the event loop with the test's fetch: a loop stalled past undici's 1 s margin
+    // let the server close an idle connection as fetch reused it (ECONNRESET). Fetch closes first.
+    ...(options.serviceKeepAlive ? {} : { HTTP_KEEP_ALIVE_TIMEOUT_MS: '30000' }),
     ...options.env,
   };
   if (mode === 'services') {
