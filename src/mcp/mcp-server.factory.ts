@@ -153,8 +153,6 @@ const HINTS: Partial<Record<ApiError['code'], string>> = {
   watch_quota_exceeded:
     'Remove watches the account no longer needs (list_watches, remove_watch), or ask for a higher quota.',
   resource_not_found: 'Use an id from list_watches (wch_…).',
-  unauthorized:
-    'Send Authorization: Bearer <api key> with every MCP request; a free account and its key come from POST /api/v1/accounts.',
   rate_limited: 'Wait until resetAt before calling this tool again.',
   internal_error: 'Retry later.',
 };
