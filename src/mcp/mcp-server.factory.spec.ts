@@ -5,7 +5,7 @@ import { REGISTER_TABLE } from '../registers/registers';
 import type { McpAccountContext } from './mcp-account-tools';
 import { callTool, toolError } from './mcp-server.factory';
 import { summarizeEvents } from './mcp-summaries';
-import { MCP_INSTRUCTIONS, MCP_TOOLS, McpToolServices } from './mcp-tools';
+import { MCP_INSTRUCTIONS, MCP_TOOLS, mcpInstructions, McpToolServices } from './mcp-tools';
 
 function servicesThatThrow(error: unknown): McpToolServices {
   const fail = async () => {
@@ -162,6 +162,16 @@ describe('account tools', () => {
     };
     return { context, calls };
   }
+
+  it('the instructions name the account tools: how to get them without a key, what they do with one', () => {
+    expect(MCP_INSTRUCTIONS).toBe(mcpInstructions(false));
+    expect(MCP_INSTRUCTIONS).toContain('With `Authorization: Bearer <api key>` on the requests');
+    for (const name of ['watch_company', 'list_watches', 'remove_watch', 'list_events']) {
+      expect(mcpInstructions(false)).toContain(name);
+      expect(mcpInstructions(true)).toContain(name);
+    }
+    expect(mcpInstructions(true)).toContain('watch_quota_exceeded');
+  });
 
   it('without a key: an unauthorized tool error that says how to send the key, and no service called', async () => {
     const result = await callTool(lookups, { name: 'watch_company', arguments: { country: 'NO' } }, null);
