@@ -37,6 +37,7 @@ export function createMcpServer(
     { name: MCP_SERVER_NAME, title: 'Registry Lookup', version },
     { capabilities: { tools: {} }, instructions: mcpInstructions(account !== null) },
   );
+  // Registration reads names and schemas only (the tools run in callTool), so any context type fits.
   const offered: McpTool<never>[] = [...MCP_TOOLS, ...(account ? MCP_ACCOUNT_TOOLS : [])];
   for (const tool of offered) {
     server.registerTool(

@@ -86,7 +86,7 @@ export class McpController {
       '',
       `Tools: ${MCP_TOOLS.map((t) => `\`${t.name}\``).join(', ')} (see tools/list for their schemas). Lookup failures are tool results with \`isError: true\` and the contract error code; protocol errors use JSON-RPC codes -32700, -32600, -32601, -32602.`,
       '',
-      `**Optional API key.** With \`Authorization: Bearer <api key>\` (the /api/v1 account’s key) the account’s tools are offered too: ${MCP_ACCOUNT_TOOLS.map((t) => `\`${t.name}\``).join(', ')}, with the /api/v1 validation, watch quota and per-account hourly limit. Without the header, tools/list has only the lookups, and calling an account tool is an \`isError\` result with code \`unauthorized\`. A malformed, unknown or revoked key is answered 401 (problem document and \`WWW-Authenticate\`), whatever the message.`,
+      `**Optional API key.** With \`Authorization: Bearer <api key>\` (the /api/v1 account’s key) the account’s tools are offered too: ${MCP_ACCOUNT_TOOLS.map((t) => `\`${t.name}\``).join(', ')}, with the /api/v1 validation, watch quota and per-account hourly limit. Without the header, tools/list has only the lookups, and calling an account tool is an \`isError\` result with code \`unauthorized\`. A malformed, unknown or revoked key is answered 401 (problem document and \`WWW-Authenticate\`), whatever the method.`,
     ].join('\n'),
   })
   // The key is optional: an empty requirement (no key) or the bearer scheme.
