@@ -69,6 +69,23 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 86_400,
   });
+  // The MCP endpoint as the read API, plus the optional API key of its account tools (and the challenge of a refused one).
+  const mcpCors = openCors({
+    origin: '*',
+    credentials: false,
+    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    allowedHeaders: [
+      'Content-Type',
+      'Accept',
+      'Authorization',
+      'MCP-Protocol-Version',
+      'Mcp-Session-Id',
+      'Last-Event-ID',
+      'X-Request-Id',
+    ],
+    exposedHeaders: [...EXPOSED_HEADERS, 'WWW-Authenticate'],
+    maxAge: 86_400,
+  });
   // The account API: browser code may call it from any origin with the key in a header,
   // never with cookies. Its bodies are JSON, read here (the app runs without a global parser).
   const accountCors = openCors({
@@ -94,6 +111,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with the small one.
   express.use(
     byPathPrefix([
+      ['/api/public/v1/mcp', [mcpCors, countRequest, requireJsonAnswer]],
       ['/api/public/v1', [publicCors, countRequest, requireJsonAnswer, answerRegisterList]],
       ['/api/public', [publicCors]],
       ['/api/v1/watches/bulk', [accountCors, requireJsonAnswer, requireJsonBody, parseJsonBody(WATCHES_BULK_MAX_BODY)]],
@@ -121,7 +139,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
               '',
               '**Wrong method.** A method an endpoint does not declare is answered 405 `method_not_allowed` (a problem document, with `Allow`).',
               '',
-              '**Accounts, webhooks, simulator** (`/api/v1`, developer preview): authenticated with `Authorization: Bearer <api key>` from a free account (`POST /api/v1/accounts`); not counted in the per-IP limit above, but limited per account (`X-RateLimit-*` headers count the account).',
+              '**Accounts, webhooks, simulator** (`/api/v1`, developer preview): authenticated with `Authorization: Bearer <api key>` from a free account (`POST /api/v1/accounts`); not counted in the per-IP limit above, but limited per account (`X-RateLimit-*` headers count the account). The MCP endpoint takes the same key, optionally, for its watch and event tools.',
               '',
               '**Errors** are RFC 9457 problem details (`application/problem+json`) with a machine-readable `code`:',
               ...PROBLEM_CODES.map((c) => `- \`${c}\` (${PROBLEMS[c].status}): ${PROBLEMS[c].description}`),
@@ -136,7 +154,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
               scheme: 'bearer',
               bearerFormat: 'rl_…',
               description:
-                'An API key of a free account (POST /api/v1/accounts), as `Authorization: Bearer rl_…`. Only the /api/v1 account, webhook and simulator endpoints take one.',
+                'An API key of a free account (POST /api/v1/accounts), as `Authorization: Bearer rl_…`. The /api/v1 account, webhook and simulator endpoints need one; the MCP endpoint takes one optionally (for its watch and event tools).',
             },
             BEARER_SCHEME,
           )

@@ -285,3 +285,79 @@ export const leiResponseSchema = z.strictObject({
   provenanceNote: z.string(),
   attribution: z.string(),
 });
+
+/*
+ * The account tools (offered with an API key): the DTOs of /api/v1/watches and /api/v1/events
+ * (src/events/monitoring/watches/dto, src/events/webhooks/events/dto).
+ */
+
+export const watchSchema = z.strictObject({
+  id: z.string().describe('The watch’s id (wch_…): what remove_watch takes.'),
+  entityId: z
+    .string()
+    .describe(
+      'The service’s stable id of the company, ent_<country in lower case>_<registration number>: the same in every event about it (data.entity_id).',
+    ),
+  country: z.string(),
+  registrationNumber: z.string().describe('As the register keys it.'),
+  companyName: nullableString('The name the register gave at the last read; null while the baseline is pending.'),
+  register: z.strictObject({ name: z.string(), officialUrl: z.string() }),
+  notifyNoChange: z
+    .boolean()
+    .describe('Whether company.no_change is sent after each scheduled check that found nothing.'),
+  baseline: z.strictObject({
+    state: z
+      .enum(['taken', 'pending'])
+      .describe(
+        'pending: no official live read yet (the register was not readable); no change is reported before it is taken.',
+      ),
+    readAt: nullableString('When the baseline read was made (ISO 8601 UTC).'),
+    sourceMode: nullableString('live: an official read of the register; mirror: a public mirror (not official).'),
+    sourceUrl: nullableString('The record page the baseline was read from.'),
+  }),
+  lastCheck: z.strictObject({
+    at: nullableString('When the company was last checked (ISO 8601 UTC); null before the first check.'),
+    outcome: nullableString(
+      'baseline, no_change, changed (events sent), stale, not_found, failed (tried again soon) or feed_behind.',
+    ),
+    detail: z.string().nullable(),
+  }),
+  nextCheckAt: z.string().describe('When the company is next checked (ISO 8601 UTC).'),
+  createdAt: z.string(),
+});
+
+export const watchCreatedSchema = z.strictObject({
+  created: z
+    .boolean()
+    .describe('true: a new watch (REST: 201); false: the account already watched the company (REST: 200).'),
+  watch: watchSchema,
+});
+
+export const watchListSchema = z.strictObject({
+  data: z.array(watchSchema).describe('Newest first.'),
+  nextCursor: nullableString('Pass as `cursor` for the next page; null on the last page.'),
+});
+
+export const watchRemovedSchema = z.strictObject({
+  removed: z.literal(true).describe('The watch is deleted (REST: 204).'),
+  watchId: z.string(),
+});
+
+export const eventListSchema = z.strictObject({
+  data: z
+    .array(
+      z.strictObject({
+        id: z.string().describe('evt_…: the event’s id (the webhook-id header of its deliveries).'),
+        event: z.string().describe('The event kind, e.g. company.name_changed.'),
+        isTest: z.boolean().describe('true for a test event (the simulator); false for a real change.'),
+        createdAt: z.string().describe('When the event was created (ISO 8601 UTC).'),
+        payload: z
+          .record(z.string(), z.unknown())
+          .describe(
+            'The envelope exactly as delivered to webhooks: event, source, api_version, is_test, timestamp, and `data` (for a company: entity_id, sequence, country, company_name, registration_number, register, change {field, previous, current, observed_at}, provenance {source_mode, source_url, retrieved_at}; officer or filing events add them; register events name the register and the outage).',
+          ),
+      }),
+    )
+    .describe('Newest first.'),
+  nextCursor: nullableString('Pass as `cursor` for the next page (older events); null on the last page.'),
+});

@@ -4,7 +4,8 @@ import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/
 import { z } from 'zod';
 import { ApiError } from '../platform/errors/api-error';
 import { PROBLEMS, problemTypeUri } from '../platform/errors/problem-catalog';
-import { MCP_INSTRUCTIONS, MCP_TOOLS, MCP_TOOLS_BY_NAME, McpToolServices } from './mcp-tools';
+import { MCP_ACCOUNT_TOOLS, type McpAccountContext } from './mcp-account-tools';
+import { MCP_TOOLS, MCP_TOOLS_BY_NAME, mcpInstructions, type McpTool, type McpToolServices } from './mcp-tools';
 
 export const MCP_SERVER_NAME = 'registry-lookup';
 
@@ -24,14 +25,21 @@ const ToolsCallParams = z.object({ name: z.string(), arguments: z.record(z.strin
  * request). The tools are registered on McpServer, which publishes them in tools/list with
  * their JSON Schemas; tools/call is routed here instead of through McpServer's own handler,
  * because that one answers an unknown tool or malformed arguments with an isError result
- * where the protocol wants a JSON-RPC -32602 error.
+ * where the protocol wants a JSON-RPC -32602 error. `account`: the account of the request's
+ * API key, whose tools are then offered beside the lookups; null without a key.
  */
-export function createMcpServer(services: McpToolServices, version: string): McpServer {
+export function createMcpServer(
+  services: McpToolServices,
+  version: string,
+  account: McpAccountContext | null = null,
+): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: 'Registry Lookup', version },
-    { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: mcpInstructions(account !== null) },
   );
-  for (const tool of MCP_TOOLS) {
+  // Registration reads names and schemas only (the tools run in callTool), so any context type fits.
+  const offered: McpTool<never>[] = [...MCP_TOOLS, ...(account ? MCP_ACCOUNT_TOOLS : [])];
+  for (const tool of offered) {
     server.registerTool(
       tool.name,
       {
@@ -39,13 +47,7 @@ export function createMcpServer(services: McpToolServices, version: string): Mcp
         description: tool.description,
         inputSchema: tool.input,
         outputSchema: tool.output,
-        annotations: {
-          title: tool.title,
-          readOnlyHint: true,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: true,
-        },
+        annotations: { title: tool.title, ...tool.hints },
       },
       // Never called: tools/call is answered by callTool below.
       () => {
@@ -54,22 +56,47 @@ export function createMcpServer(services: McpToolServices, version: string): Mcp
     );
   }
   server.server.setRequestHandler(ToolsCallRequest, (request) =>
-    callTool(services, ToolsCallParams.parse(request.params)),
+    callTool(services, ToolsCallParams.parse(request.params), account),
   );
   return server;
 }
 
+const ACCOUNT_TOOLS_BY_NAME: ReadonlyMap<string, McpTool<McpAccountContext>> = new Map(
+  MCP_ACCOUNT_TOOLS.map((t) => [t.name, t]),
+);
+
 export async function callTool(
   services: McpToolServices,
   params: z.output<typeof ToolsCallParams>,
+  account: McpAccountContext | null = null,
 ): Promise<CallToolResult> {
-  const tool = MCP_TOOLS_BY_NAME.get(params.name);
-  if (!tool) {
+  const lookup = MCP_TOOLS_BY_NAME.get(params.name);
+  if (lookup) return runTool(lookup, services, params);
+  const accountTool = ACCOUNT_TOOLS_BY_NAME.get(params.name);
+  if (!accountTool) {
+    const available = [...MCP_TOOLS, ...(account ? MCP_ACCOUNT_TOOLS : [])].map((t) => t.name);
     throw new McpError(
       ErrorCode.InvalidParams,
-      `Unknown tool "${params.name.slice(0, 100)}". Available tools: ${MCP_TOOLS.map((t) => t.name).join(', ')}.`,
+      `Unknown tool "${params.name.slice(0, 100)}". Available tools: ${available.join(', ')}.`,
     );
   }
+  // Not offered without a key, but named in the instructions: say how to get it rather than "unknown".
+  if (!account) return toolError(keyNeeded(accountTool.name));
+  try {
+    // Counted like an /api/v1 request, before its input is checked (as ApiKeyGuard counts before the body).
+    await account.limit.count(account.accountId, null);
+  } catch (err) {
+    if (err instanceof ApiError) return toolError(err);
+    throw err;
+  }
+  return runTool(accountTool, account, params);
+}
+
+async function runTool<S>(
+  tool: McpTool<S>,
+  context: S,
+  params: z.output<typeof ToolsCallParams>,
+): Promise<CallToolResult> {
   const args = tool.input.safeParse(params.arguments ?? {});
   if (!args.success) {
     throw new McpError(
@@ -79,7 +106,7 @@ export async function callTool(
   }
   let result: Record<string, unknown>;
   try {
-    result = (await tool.run(services, args.data)) as Record<string, unknown>;
+    result = (await tool.run(context, args.data)) as Record<string, unknown>;
   } catch (err) {
     if (err instanceof ApiError) return toolError(err);
     logger.error({ err, tool: tool.name }, 'MCP tool failed');
@@ -103,6 +130,14 @@ export async function callTool(
   };
 }
 
+/** An account tool called without an API key: the 401 of /api/v1, worded for an MCP client. */
+function keyNeeded(tool: string): ApiError {
+  return new ApiError(
+    'unauthorized',
+    `${tool} needs an API key: send Authorization: Bearer <api key> with the MCP requests (create a free account with POST /api/v1/accounts). The lookup tools need none.`,
+  );
+}
+
 /** How a model can recover from each business failure. */
 const HINTS: Partial<Record<ApiError['code'], string>> = {
   missing_parameter: 'Give every required argument a non-empty value.',
@@ -114,6 +149,12 @@ const HINTS: Partial<Record<ApiError['code'], string>> = {
   lei_not_found: 'Check the LEI; search_companies and get_company show a company’s LEI where GLEIF maps it.',
   upstream_error:
     'The register did not answer and no fallback record could stand in: retry later, and check get_register_status.',
+  invalid_body:
+    'Fix the field named in the message (a registration number in the register’s format with a correct check digit; search_companies finds it by name).',
+  watch_quota_exceeded:
+    'Remove watches the account no longer needs (list_watches, remove_watch), or ask for a higher quota.',
+  resource_not_found: 'Use an id from list_watches (wch_…).',
+  rate_limited: 'Wait until resetAt before calling this tool again.',
   internal_error: 'Retry later.',
 };
 

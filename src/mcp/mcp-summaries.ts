@@ -1,10 +1,15 @@
 import type { z } from 'zod';
 import type {
   companyResponseSchema,
+  eventListSchema,
   leiResponseSchema,
   registerListSchema,
   searchResponseSchema,
   statusReportSchema,
+  watchCreatedSchema,
+  watchListSchema,
+  watchRemovedSchema,
+  watchSchema,
 } from './mcp-schemas';
 
 /*
@@ -96,4 +101,51 @@ export function summarizeLei(r: z.output<typeof leiResponseSchema>): string {
       ? ' (LAPSED: the LEI was not renewed in time; it does not mean the entity was dissolved)'
       : '';
   return `${e.legalName.name} — LEI ${e.lei}: entity ${e.entityStatus}, LEI ${e.registrationStatus}${lapsed}; legal form ${e.legalForm.elfCode ?? e.legalForm.other ?? 'not given'}; jurisdiction ${e.jurisdiction ?? 'not given'}; legal address ${address}; ${registered}.${national} Source: ${e.source.url} (${e.source.kind}, official for the LEI record only, read ${e.source.retrievedAt}). ${r.provenanceNote}`;
+}
+
+function describeWatch(w: z.output<typeof watchSchema>): string {
+  const company = w.companyName ? `${w.companyName} — ${w.registrationNumber}` : w.registrationNumber;
+  const baseline =
+    w.baseline.state === 'taken'
+      ? `baseline read ${w.baseline.readAt} (${w.baseline.sourceMode})`
+      : 'baseline pending (taken at the first successful read of the register)';
+  const last = w.lastCheck.at ? `; last check ${w.lastCheck.at}: ${w.lastCheck.outcome}` : '';
+  return `${company} (${w.country}, ${w.register.name}), watch ${w.id}, entity ${w.entityId}; ${baseline}${last}; next check ${w.nextCheckAt}${w.notifyNoChange ? '; no_change events on' : ''}`;
+}
+
+export function summarizeWatchCreated(r: z.output<typeof watchCreatedSchema>): string {
+  return `${r.created ? 'Now watching' : 'Already watched'}: ${describeWatch(r.watch)}.`;
+}
+
+export function summarizeWatches(r: z.output<typeof watchListSchema>): string {
+  if (r.data.length === 0) return r.nextCursor ? 'No watch on this page.' : 'The account watches no company.';
+  const lines = r.data.slice(0, SHOWN * 2).map((w) => `- ${describeWatch(w)}`);
+  const more = r.data.length > SHOWN * 2 ? `\n(and ${r.data.length - SHOWN * 2} more in the JSON)` : '';
+  const next = r.nextCursor ? '\nMore watches: call again with cursor = nextCursor.' : '';
+  return `${r.data.length} watch${r.data.length === 1 ? '' : 'es'}:\n${lines.join('\n')}${more}${next}`;
+}
+
+export function summarizeWatchRemoved(r: z.output<typeof watchRemovedSchema>): string {
+  return `Watch ${r.watchId} removed: no more events about that company for this account.`;
+}
+
+export function summarizeEvents(r: z.output<typeof eventListSchema>): string {
+  if (r.data.length === 0) return r.nextCursor ? 'No event on this page.' : 'No event matches.';
+  const lines = r.data.slice(0, SHOWN * 2).map((e) => {
+    const data = (e.payload.data ?? {}) as Record<string, unknown>;
+    const change = data.change as { field?: string; previous?: unknown; current?: unknown } | null | undefined;
+    const company =
+      typeof data.company_name === 'string'
+        ? ` ${data.company_name} (${String(data.entity_id)}${typeof data.sequence === 'number' ? `, sequence ${data.sequence}` : ''})`
+        : typeof data.country === 'string'
+          ? ` register ${data.country}`
+          : '';
+    const what = change?.field
+      ? `: ${change.field} ${JSON.stringify(change.previous ?? null)} → ${JSON.stringify(change.current ?? null)}`
+      : '';
+    return `- ${e.createdAt} ${e.event}${e.isTest ? ' (TEST)' : ''}${company}${what} [${e.id}]`;
+  });
+  const more = r.data.length > SHOWN * 2 ? `\n(and ${r.data.length - SHOWN * 2} more in the JSON)` : '';
+  const next = r.nextCursor ? '\nOlder events: call again with cursor = nextCursor.' : '';
+  return `${r.data.length} event${r.data.length === 1 ? '' : 's'}, newest first (full payloads in the JSON):\n${lines.join('\n')}${more}${next}`;
 }

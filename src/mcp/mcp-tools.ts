@@ -23,18 +23,41 @@ export interface McpToolServices {
   lei: Pick<LeiService, 'lookup'>;
 }
 
-export interface McpTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+/** What the MCP annotations tell a client about a tool's effects. */
+export interface McpToolHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** The lookups: they read the registers and change nothing. */
+export const LOOKUP_HINTS: McpToolHints = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};
+
+export interface McpTool<
+  S = McpToolServices,
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+> {
   name: string;
   title: string;
   description: string;
   input: I;
   output: O;
-  run(services: McpToolServices, args: z.output<I>): Promise<z.output<O>>;
+  hints: McpToolHints;
+  run(services: S, args: z.output<I>): Promise<z.output<O>>;
   summarize(result: z.output<O>): string;
 }
 
-function tool<I extends z.ZodObject, O extends z.ZodObject>(definition: McpTool<I, O>): McpTool {
-  return definition as unknown as McpTool;
+function tool<I extends z.ZodObject, O extends z.ZodObject>(
+  definition: Omit<McpTool<McpToolServices, I, O>, 'hints'>,
+): McpTool {
+  return { ...definition, hints: LOOKUP_HINTS } as unknown as McpTool;
 }
 
 // Everything a model reads about coverage comes from the register table, never a second list.
@@ -155,11 +178,22 @@ export const MCP_TOOLS: readonly McpTool[] = [
 
 export const MCP_TOOLS_BY_NAME: ReadonlyMap<string, McpTool> = new Map(MCP_TOOLS.map((t) => [t.name, t]));
 
-/** What `initialize` tells a model about the service. */
-export const MCP_INSTRUCTIONS = [
-  `Registry Lookup reads the official national company registers of ${COVERED} and returns company registration data: legal name, registration number, status, legal form, address, city, incorporation date, and officers where the register publishes them (${WITH_OFFICERS.join(', ')}).`,
-  'Tools: search_companies (by name or number), get_company (one company with officers), list_registers, get_register_status, lookup_lei (a legal entity by its LEI, from GLEIF’s index; companies carry their `lei` where GLEIF maps them).',
-  'Every record carries provenance (source.register, source.url, source.official, source.kind, source.retrievedAt): cite it. A register answers live when its status is "live"; when it is degraded or paused, results come from a mirror or a fallback dataset, are not official live reads, and come with a `warning` to pass on.',
-  'Lookup failures come back as tool results with isError true and a contract error code (country_not_covered, invalid_query, missing_parameter, invalid_parameter, company_not_found, lei_not_found, upstream_error) and a hint on how to recover.',
-  'The service returns official registration data only: it does no sanctions, PEP, adverse-media or credit screening. Reuse requires attribution (the `attribution` field) and respect of each register’s own reuse terms.',
-].join('\n');
+const LOOKUP_TOOL_NAMES =
+  'search_companies (by name or number), get_company (one company with officers), list_registers, get_register_status, lookup_lei (a legal entity by its LEI, from GLEIF’s index; companies carry their `lei` where GLEIF maps them)';
+
+/** What `initialize` tells a model about the service; `withAccount`: the request carries a valid API key. */
+export function mcpInstructions(withAccount: boolean): string {
+  return [
+    `Registry Lookup reads the official national company registers of ${COVERED} and returns company registration data: legal name, registration number, status, legal form, address, city, incorporation date, and officers where the register publishes them (${WITH_OFFICERS.join(', ')}).`,
+    `Tools: ${LOOKUP_TOOL_NAMES}.`,
+    withAccount
+      ? 'With the API key this request carries, the account’s tools too: watch_company (follow a company’s changes), list_watches, remove_watch, list_events (the account’s recent events with their full data). They have the /api/v1 API’s validation, watch quota and hourly request limit; their failures are isError results with its codes (invalid_body, country_not_covered, watch_quota_exceeded, resource_not_found, invalid_parameter, rate_limited) and a hint.'
+      : 'With `Authorization: Bearer <api key>` on the requests (a free account: POST /api/v1/accounts), four more tools watch companies for changes and read the account’s events: watch_company, list_watches, remove_watch, list_events.',
+    'Every record carries provenance (source.register, source.url, source.official, source.kind, source.retrievedAt): cite it. A register answers live when its status is "live"; when it is degraded or paused, results come from a mirror or a fallback dataset, are not official live reads, and come with a `warning` to pass on.',
+    'Lookup failures come back as tool results with isError true and a contract error code (country_not_covered, invalid_query, missing_parameter, invalid_parameter, company_not_found, lei_not_found, upstream_error) and a hint on how to recover.',
+    'The service returns official registration data only: it does no sanctions, PEP, adverse-media or credit screening. Reuse requires attribution (the `attribution` field) and respect of each register’s own reuse terms.',
+  ].join('\n');
+}
+
+/** What `initialize` tells a model without an API key. */
+export const MCP_INSTRUCTIONS = mcpInstructions(false);

@@ -1,8 +1,22 @@
 import { All, Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExcludeEndpoint,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiSecurity,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { Request, Response } from 'express';
+import { PROBLEMS } from '../platform/errors/problem-catalog';
+import { BEARER_SCHEME } from '../platform/openapi/api-account-errors.decorator';
 import { ApiPublicErrors, RATE_LIMIT_HEADERS } from '../platform/openapi/api-public-errors.decorator';
+import { ProblemDetailsDto } from '../platform/openapi/problem-details.dto';
+import { MCP_ACCOUNT_TOOLS } from './mcp-account-tools';
 import { McpHttpService } from './mcp-http.service';
 import { MCP_TOOLS } from './mcp-tools';
 
@@ -71,7 +85,31 @@ export class McpController {
       'One JSON-RPC message per POST (no batches), `Content-Type: application/json`, `Accept: application/json, text/event-stream`. Requests are answered with `application/json`; notifications with 202. No session id. Counted in the same hourly rate limit as every /api/public/v1 endpoint.',
       '',
       `Tools: ${MCP_TOOLS.map((t) => `\`${t.name}\``).join(', ')} (see tools/list for their schemas). Lookup failures are tool results with \`isError: true\` and the contract error code; protocol errors use JSON-RPC codes -32700, -32600, -32601, -32602.`,
+      '',
+      `**Optional API key.** With \`Authorization: Bearer <api key>\` (the /api/v1 account’s key) the account’s tools are offered too: ${MCP_ACCOUNT_TOOLS.map((t) => `\`${t.name}\``).join(', ')}, with the /api/v1 validation, watch quota and per-account hourly limit. Without the header, tools/list has only the lookups, and calling an account tool is an \`isError\` result with code \`unauthorized\`. A malformed, unknown or revoked key is answered 401 (problem document and \`WWW-Authenticate\`), whatever the method.`,
     ].join('\n'),
+  })
+  // The key is optional: an empty requirement (no key) or the bearer scheme.
+  @ApiSecurity({})
+  @ApiSecurity(BEARER_SCHEME)
+  @ApiExtraModels(ProblemDetailsDto)
+  @ApiResponse({
+    status: 401,
+    description: `\`unauthorized\`: the request carries an \`Authorization\` header whose API key is malformed, unknown or revoked (${PROBLEMS.unauthorized.title.toLowerCase()}). Without the header the lookups need no key.`,
+    headers: {
+      ...RATE_LIMIT_HEADERS,
+      'WWW-Authenticate': { description: 'The bearer challenge (RFC 6750).', schema: { type: 'string' } },
+    },
+    content: {
+      'application/problem+json': {
+        schema: {
+          allOf: [
+            { $ref: getSchemaPath(ProblemDetailsDto) },
+            { properties: { code: { type: 'string', enum: ['unauthorized'] } } },
+          ],
+        },
+      },
+    },
   })
   @ApiBody({
     schema: {

@@ -1,11 +1,6 @@
-import type { ThrottlerStorage } from '@nestjs/throttler';
-import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppConfig } from '../../platform/config/app-config';
-import { ApiError } from '../../platform/errors/api-error';
-import { countHourly } from '../../platform/rate-limit/hourly-counter';
-import { RATE_LIMIT_STORAGE } from '../../platform/rate-limit/rate-limit.middleware';
-import { Clock } from '../../platform/clock';
+import { AccountRequestLimit } from './account-request-limit.service';
 import { ApiKeyAuth, Principal } from './api-key-auth.service';
 
 type AuthenticatedRequest = Request & { principal?: Principal };
@@ -17,33 +12,16 @@ type AuthenticatedRequest = Request & { principal?: Principal };
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  private readonly logger = new Logger(ApiKeyGuard.name);
-
   constructor(
     private readonly auth: ApiKeyAuth,
-    @Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
-    private readonly clock: Clock,
-    private readonly config: AppConfig,
+    private readonly limit: AccountRequestLimit,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const res = context.switchToHttp().getResponse<Response>();
     req.principal = await this.auth.authenticate(req.headers.authorization);
-    try {
-      await countHourly(
-        this.storage,
-        this.clock,
-        res,
-        `acct:${req.principal.accountId}`,
-        this.config.limits.accountRequestsPerHour,
-        'requests from this account',
-      );
-    } catch (err) {
-      if (err instanceof ApiError) throw err;
-      // The count is unavailable (Redis down): serve rather than fail every request.
-      this.logger.warn({ err }, 'rate-limit storage unavailable; request not counted');
-    }
+    await this.limit.count(req.principal.accountId, res);
     return true;
   }
 }

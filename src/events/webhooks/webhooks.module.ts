@@ -22,7 +22,8 @@ import { TargetGuard } from './outbound/target-guard.service';
 /**
  * Webhook endpoints, the event publisher (the outbox), the delivery log, one attempt of a
  * delivery, and test events sent now. Other modules emit events through EventPublisher and
- * send test events through TestEventSender; the rest is this module's own.
+ * send test events through TestEventSender; the MCP server reads an account's events through
+ * EventsService; the rest is this module's own.
  */
 @Module({
   imports: [AccountsModule],
@@ -44,7 +45,7 @@ import { TargetGuard } from './outbound/target-guard.service';
     DeliveryLogService,
     TestEventSender,
   ],
-  exports: [EventPublisher, TestEventSender, Deliverer, DeliveryQueue, DeliveryStore],
+  exports: [EventPublisher, EventsService, TestEventSender, Deliverer, DeliveryQueue, DeliveryStore],
 })
 export class WebhooksModule implements OnModuleInit {
   private readonly logger = new Logger(WebhooksModule.name);

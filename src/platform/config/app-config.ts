@@ -224,7 +224,7 @@ export const ENV_VARIABLES = {
     schema: positiveInt.default(3_600),
     default: '3600',
     meaning:
-      'Requests per hour per account across the authenticated /api/v1 endpoints (not counted in the public per-IP limit).',
+      'Requests per hour per account across the authenticated /api/v1 endpoints and the MCP account tools (not counted in the public per-IP limit).',
   },
   DATABASE_POOL_SIZE: {
     schema: z.coerce.number().int().min(1).max(200).default(10),

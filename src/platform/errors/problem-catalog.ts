@@ -36,7 +36,7 @@ export const PROBLEMS = {
     status: 401,
     title: 'Authentication required',
     description:
-      'The /api/v1 endpoint needs `Authorization: Bearer <api key>`, and the key given is absent, malformed, unknown or revoked. The WWW-Authenticate header says which.',
+      'The /api/v1 endpoint needs `Authorization: Bearer <api key>`, and the key given is absent, malformed, unknown or revoked. The WWW-Authenticate header says which. On the MCP endpoint the key is optional, but one given must be valid; its account tools called without a key answer this code as a tool error.',
   },
   country_not_covered: {
     status: 404,

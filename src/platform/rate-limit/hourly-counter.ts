@@ -31,18 +31,18 @@ export function overLimit(limit: number, hit: Hit, clock: Clock, what: string): 
 
 /**
  * Counts one request against an hourly limit under `key` (memory, or Redis shared by every
- * api replica), writes the X-RateLimit-* headers of that count, and throws 429 `rate_limited`
- * past the limit. `what` names the limit in the message.
+ * api replica), writes the X-RateLimit-* headers of that count on `res` (when given), and
+ * throws 429 `rate_limited` past the limit. `what` names the limit in the message.
  */
 export async function countHourly(
   storage: ThrottlerStorage,
   clock: Clock,
-  res: Response,
+  res: Pick<Response, 'setHeader'> | null,
   key: string,
   limit: number,
   what: string,
 ): Promise<void> {
   const hit = await storage.increment(key, HOUR_MS, limit, HOUR_MS, 'default');
-  for (const [name, value] of Object.entries(rateLimitHeaders(limit, hit))) res.setHeader(name, value);
+  if (res) for (const [name, value] of Object.entries(rateLimitHeaders(limit, hit))) res.setHeader(name, value);
   if (hit.isBlocked) throw overLimit(limit, hit, clock, what);
 }
