@@ -19,24 +19,26 @@ type RoutedRequest = IncomingMessage & { route?: { path?: unknown }; path?: stri
  */
 @Injectable()
 export class HttpMetrics {
-  private readonly histogram: SeriesHistogram<'method' | 'route' | 'status_class'>;
+  private histogram?: SeriesHistogram<'method' | 'route' | 'status_class'>;
   private readonly series = new Map<string, HistogramSeries>();
   private readonly templates = new Map<string, string>();
 
   constructor(
-    metrics: Metrics,
+    private readonly metrics: Metrics,
     private readonly routes: RouteIndex,
-  ) {
-    this.histogram = metrics.seriesHistogram({
+  ) {}
+
+  /**
+   * The middleware that times each request: first of all, so that every answer is counted.
+   * The family exists from this call on: a worker, which serves no HTTP, has none.
+   */
+  middleware(): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+    this.histogram ??= this.metrics.seriesHistogram({
       name: 'http_request_duration_seconds',
       help: 'Time from the request to the end of its response, by route template and status class.',
       labelNames: ['method', 'route', 'status_class'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     });
-  }
-
-  /** The middleware that times each request: first of all, so that every answer is counted. */
-  middleware(): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
     return (req, res, next) => {
       const started = performance.now();
       // 'close' also comes when the client went away before the end of the response.
@@ -51,7 +53,7 @@ export class HttpMetrics {
     const key = `${req.method} ${statusClass} ${route}`;
     let series = this.series.get(key);
     if (!series) {
-      series = this.histogram.series(req.method ?? 'OTHER', route, statusClass);
+      series = this.histogram!.series(req.method ?? 'OTHER', route, statusClass);
       this.series.set(key, series);
     }
     series.observe(seconds);
