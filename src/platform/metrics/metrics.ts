@@ -73,6 +73,8 @@ export class Metrics {
     read: (gauge: Gauge<L>) => Promise<void>,
   ): Gauge<L> {
     const logger = this.logger;
+    // One warning when reads start failing (Redis or the database down), not one per scrape.
+    let failing = false;
     return new Gauge<L>({
       ...config,
       registers: this.registers(),
@@ -89,9 +91,13 @@ export class Metrics {
               );
             }),
           ]);
+          failing = false;
         } catch (err) {
           this.reset();
-          logger.warn(`${config.name} left out of this scrape: ${(err as Error).message}`);
+          const message = `${config.name} left out of the scrapes until it can be read: ${(err as Error).message}`;
+          if (failing) logger.debug(message);
+          else logger.warn(message);
+          failing = true;
         } finally {
           clearTimeout(timer);
         }
