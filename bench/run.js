@@ -3,6 +3,7 @@
 /*
  * `npm run bench`: every figure the issues name, in one run.
  * - foundation: /registers vs a bare NestJS handler, cold/warm start, idle RSS (embedded);
+ * - metrics: /registers throughput with METRICS_PORT set (and scraped) vs unset (embedded);
  * - lookup: GET /companies/GB/{number} from the fallback dataset against its SQL through the same
  *   driver (embedded; and Postgres with DATABASE_URL);
  * - MCP: tools/call search_companies vs REST /search on the fallback dataset (embedded);
@@ -25,6 +26,8 @@ async function main() {
   ensureBuilt();
   process.env.BENCH_NO_BUILD = '1';
   await require('./foundation').main();
+  console.log('');
+  await require('./metrics').main();
   console.log('');
   await require('./lookup').main();
   console.log('');

@@ -12,6 +12,8 @@ import { COUNTRY_CODES } from '../registers/registers';
 import { inLane } from '../platform/database/lanes';
 import { withRequestOrigin } from '../platform/http/public-address';
 import { ROOT_LOGGER } from '../platform/logging/logging.module';
+import { HttpMetrics } from '../platform/metrics/http-metrics';
+import { Metrics } from '../platform/metrics/metrics';
 import { requestLogging } from '../platform/logging/request-logging';
 import { OpenApiDocument } from '../platform/openapi/openapi.controller';
 import { documentWithWebhookEvents } from '../events/webhooks/events/openapi-webhooks';
@@ -45,6 +47,8 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   express.set('query parser', 'simple');
+  // Timed from the very start, when metrics are served (METRICS_PORT); otherwise not even a listener.
+  if (app.get(Metrics).enabled) express.use(app.get(HttpMetrics).middleware());
   // First of all: the request's id, its logger, and its log line (also for requests a
   // middleware below answers: CORS preflights, 429s, unreadable bodies).
   express.use(requestLogging(app.get(ROOT_LOGGER)));

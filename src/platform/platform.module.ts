@@ -7,16 +7,17 @@ import { ProblemDetailsFilter } from './errors/problem-details.filter';
 import { RouteIndex } from './errors/route-index';
 import { embeddedSecretsKey, SecretBox } from './crypto/secret-box';
 import { PublicAddress } from './http/public-address';
+import { MetricsModule } from './metrics/metrics.module';
 import { RedisHealth } from './redis/redis-health.service';
 
-/** What every module of every process shares: typed config, the clock, the Redis breaker, the error filter. */
+/** What every module of every process shares: typed config, the clock, the Redis breaker, the error filter, the metrics. */
 @Global()
 @Module({})
 export class PlatformModule {
   static forConfig(config: AppConfig): DynamicModule {
     return {
       module: PlatformModule,
-      imports: [DiscoveryModule],
+      imports: [DiscoveryModule, MetricsModule.forRoot()],
       providers: [
         { provide: AppConfig, useValue: config },
         Clock,

@@ -9,6 +9,7 @@ import { RegistersController } from './registers.controller';
 import { RegistersService } from './registers.service';
 import { StatusReportService } from './status-report.service';
 import { StatusController } from './status.controller';
+import { StatusMetrics } from './status-metrics';
 
 /**
  * Each register's health (and the LEI index's): the status probes and configuration leave it
@@ -26,6 +27,7 @@ import { StatusController } from './status.controller';
     StatusReportService,
     RegistersService,
     RegisterListResponse,
+    StatusMetrics,
   ],
   exports: [RegisterStatusService, ProbeService, StatusReportService, RegistersService, RegisterListResponse],
 })

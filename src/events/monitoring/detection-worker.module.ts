@@ -4,6 +4,7 @@ import { DetectionCheckQueue } from './checks/detection-check-queue.service';
 import { DetectionCheckProcessor } from './checks/detection-check.processor';
 import { DetectionCheckScheduler } from './checks/detection-check.scheduler';
 import { ChangeStreamRunner } from './feeds/change-stream.runner';
+import { FeedCursorMetrics } from './feeds/feed-cursor-metrics';
 import { FeedPollQueue } from './feeds/feed-poll-queue.service';
 import { FeedPollProcessor } from './feeds/feed-poll.processor';
 import { FeedPollScheduler } from './feeds/feed-poll.scheduler';
@@ -20,6 +21,7 @@ import { MonitoringModule } from './monitoring.module';
     FeedPollScheduler,
     FeedPollProcessor,
     ChangeStreamRunner,
+    FeedCursorMetrics,
   ],
 })
 export class DetectionWorkerModule {}

@@ -5,6 +5,7 @@ import { StatusModule } from '../../status/status.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CompanyCheckService } from './checks/company-check.service';
+import { DetectionMetrics } from './detection-metrics';
 import { DetectionEventWriter } from './events/detection-event-writer';
 import { RegisterOutageNotifier } from './events/register-outage.notifier';
 import { ChangeSources } from './feeds/change-sources.service';
@@ -26,6 +27,7 @@ import { WatchesController } from './watches/watches.controller';
     WatchStore,
     FeedCursorStore,
     DetectionEventWriter,
+    DetectionMetrics,
     ChangeApplier,
     StreamResourceStore,
     StreamEntryApplier,

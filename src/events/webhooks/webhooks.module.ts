@@ -3,6 +3,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { DeliveriesController } from './delivery/deliveries.controller';
 import { Deliverer } from './delivery/deliverer.service';
 import { DeliveryLogService } from './delivery/delivery-log.service';
+import { DeliveryMetrics } from './delivery/delivery-metrics';
 import { DeliveryLogStore } from './delivery/delivery-log-store';
 import { DeliveryQueue } from './delivery/delivery-queue.service';
 import { DeliveryOutcomes } from './delivery/delivery-outcomes';
@@ -38,6 +39,7 @@ import { TargetGuard } from './outbound/target-guard.service';
     DeliveryQueue,
     DeliveryStore,
     DeliveryOutcomes,
+    DeliveryMetrics,
     Deliverer,
     EventPublisher,
     EventsService,

@@ -266,6 +266,12 @@ export const ENV_VARIABLES = {
     meaning:
       'Comma-separated keys that encrypted secrets before WEBHOOK_SECRETS_KEY: still read, and each secret is encrypted again with the current key at boot.',
   },
+  METRICS_PORT: {
+    schema: z.coerce.number().int().min(0).max(65535).optional(),
+    default: '(none: no metrics)',
+    meaning:
+      'Port of a separate HTTP server, in the api and in each worker, that serves GET /metrics in the Prometheus text format (never on PORT; the worker opens no other port). Unset: nothing is served and nothing is measured. See docs/operations.md#metrics.',
+  },
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     default: 'info',
@@ -306,6 +312,8 @@ export class AppConfig {
   /** HTTP server limits against slow or idle clients. */
   readonly http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   readonly logLevel: string;
+  /** Port of the /metrics server; undefined: no metrics. */
+  readonly metricsPort?: number;
   readonly searchMaxResults: number;
   readonly apiVersion: string;
   readonly userAgent: string;
@@ -360,6 +368,14 @@ export class AppConfig {
     if (parsed.success && parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
       problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
     }
+    if (
+      parsed.success &&
+      role !== 'worker' &&
+      parsed.data.METRICS_PORT &&
+      parsed.data.METRICS_PORT === parsed.data.PORT
+    ) {
+      problems.push('METRICS_PORT: must differ from PORT (metrics are never served on the public port)');
+    }
     if (problems.length > 0 || !parsed.success) {
       throw new ConfigError(problems);
     }
@@ -398,6 +414,7 @@ export class AppConfig {
         keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       },
       logLevel: v.LOG_LEVEL,
+      metricsPort: v.METRICS_PORT,
       searchMaxResults: v.SEARCH_MAX_RESULTS,
       apiVersion,
       userAgent: userAgent('RegistryLookup', apiVersion, v.PUBLIC_BASE_URL),

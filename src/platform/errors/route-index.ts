@@ -3,6 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 
 interface RouteEntry {
+  path: string;
   pattern: RegExp;
   methods: Set<string>;
 }
@@ -15,6 +16,7 @@ interface RouteEntry {
 @Injectable()
 export class RouteIndex implements OnApplicationBootstrap {
   private routes: RouteEntry[] = [];
+  private byStaticness?: RouteEntry[];
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -48,7 +50,16 @@ export class RouteIndex implements OnApplicationBootstrap {
         }
       }
     }
-    this.routes = [...byPath].map(([path, methods]) => ({ pattern: toRegExp(path), methods }));
+    this.byStaticness = undefined;
+    this.routes = [...byPath].map(([path, methods]) => ({ path, pattern: toRegExp(path), methods }));
+  }
+
+  /** The template of the route a path is under (`/api/public/v1/companies/:country/:number`), or undefined. */
+  templateOf(path: string): string | undefined {
+    const clean = path.split('?')[0].replace(/\/+$/, '') || '/';
+    // A static route wins over one with a parameter at the same place (`/watches/bulk`, `/watches/:id`).
+    this.byStaticness ??= [...this.routes].sort((a, b) => paramCount(a.path) - paramCount(b.path));
+    return this.byStaticness.find((route) => route.pattern.test(clean))?.path;
   }
 
   /** The methods a path accepts, or undefined when no route has this path. */
@@ -71,6 +82,10 @@ function toArray<T>(v: T | T[] | undefined): T[] {
 function methodNames(method: RequestMethod): string[] {
   if (method === RequestMethod.ALL) return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
   return [RequestMethod[method]];
+}
+
+function paramCount(path: string): number {
+  return path.split('/').filter((seg) => seg.startsWith(':') || seg.startsWith('*')).length;
 }
 
 function toRegExp(path: string): RegExp {

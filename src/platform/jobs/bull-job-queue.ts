@@ -7,6 +7,7 @@ import {
   JobProcessor,
   JobQueue,
   JobQueueUnavailableError,
+  QueueCounts,
   QueueDefinitions,
   runJob,
 } from './job-queue';
@@ -87,6 +88,17 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
       this.logger.warn(
         `${queue} job ${job.id} failed (attempt ${job.attemptsMade}/${job.opts.attempts ?? 1}): ${err.message}`,
       ),
+    );
+  }
+
+  /** From Redis, so the same in every process: waiting, active and delayed across every worker; failed for good, kept 7 days. */
+  async counts(): Promise<QueueCounts[]> {
+    if (this.health && !this.health.isUp()) throw new JobQueueUnavailableError('Redis is not answering');
+    return Promise.all(
+      [...this.queues].map(async ([queue, bull]) => {
+        const c = await bull.getJobCounts();
+        return { queue, waiting: c.waiting, active: c.active, delayed: c.delayed, failed: c.failed };
+      }),
     );
   }
 

@@ -10,6 +10,15 @@ const job = (n: number): ProbeJob => ({
   slotStart: new Date(Date.UTC(2026, 10, 22, 0, n)).toISOString(),
 });
 
+/** Polls `done` every 5 ms, for up to 5 s. */
+async function until(done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 describe('InProcessJobQueue (the embedded job runner)', () => {
   it('runs each job id once, however often it is added', async () => {
     const q = new InProcessJobQueue(FAST);
@@ -40,6 +49,38 @@ describe('InProcessJobQueue (the embedded job runner)', () => {
     expect(tries[1][1]).toBeGreaterThanOrEqual(45);
     expect(tries[2][1] - tries[1][1]).toBeGreaterThanOrEqual(95);
     expect(finals.map((e) => e.message)).toEqual(['no 3']);
+  });
+
+  it('counts its jobs by state for the metrics: waiting, active, delayed (a retry), failed for good', async () => {
+    const q = new InProcessJobQueue(FAST);
+    const probe = async () => (await q.counts()).find((c) => c.queue === PROBE_QUEUE.name)!;
+    expect(await probe()).toEqual({ queue: 'probe', waiting: 0, active: 0, delayed: 0, failed: 0 });
+    const release: Array<() => void> = [];
+    let tries = 0;
+    q.process(PROBE_QUEUE, {
+      process: (d) =>
+        d.slotStart === job(9).slotStart
+          ? Promise.reject(new Error(`try ${++tries}`))
+          : new Promise<void>((resolve) => release.push(resolve)),
+    });
+    for (const n of [1, 2, 3]) await q.add(PROBE_QUEUE, job(n));
+    await q.add(PROBE_QUEUE, job(4), { delayMs: 60_000 });
+    await new Promise((r) => setImmediate(r));
+    // Two at once (the queue's concurrency), one waiting, one delayed.
+    expect(await probe()).toMatchObject({ waiting: 1, active: 2, delayed: 1, failed: 0 });
+    release.splice(0).forEach((r) => r());
+    await until(async () => release.length === 1);
+    expect(await probe()).toMatchObject({ waiting: 0, active: 1, delayed: 1 });
+    release.splice(0).forEach((r) => r());
+    // A job failing its 3 tries: delayed between them, then failed for good.
+    await q.add(PROBE_QUEUE, job(9));
+    await until(async () => tries === 1 && (await probe()).active === 0);
+    expect(await probe()).toMatchObject({ delayed: 2, failed: 0 });
+    await until(async () => (await probe()).failed === 1);
+    expect(tries).toBe(3);
+    expect(await probe()).toMatchObject({ waiting: 0, active: 0, delayed: 1, failed: 1 });
+    await q.beforeApplicationShutdown();
+    expect(await probe()).toMatchObject({ delayed: 0 });
   });
 
   it('takes no try of a payload that does not match the queue’s type, and reports it as a final failure', async () => {

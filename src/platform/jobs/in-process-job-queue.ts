@@ -6,6 +6,7 @@ import {
   JobProcessor,
   JobQueue,
   QUEUE_DEFINITIONS,
+  QueueCounts,
   QueueDefinitions,
   runJob,
 } from './job-queue';
@@ -33,6 +34,9 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
   private readonly runBy = new Map<string, QueueDefinition<unknown>>();
   private readonly seenIds = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Per queue: jobs waiting for their delay or retry, and jobs failed for good since the start. */
+  private readonly delayed = new Map<string, number>();
+  private readonly failed = new Map<string, number>();
   private active = 0;
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
@@ -67,6 +71,20 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     return definition.name;
   }
 
+  /** This process's jobs: nothing else sees them. `failed` counts the jobs failed for good since the start. */
+  counts(): Promise<QueueCounts[]> {
+    const names = new Set([...this.definitions.keys(), ...this.runBy.keys()]);
+    return Promise.resolve(
+      [...names].map((queue) => ({
+        queue,
+        waiting: this.waiting.get(queue)?.length ?? 0,
+        active: this.running.get(queue) ?? 0,
+        delayed: this.delayed.get(queue) ?? 0,
+        failed: this.failed.get(queue) ?? 0,
+      })),
+    );
+  }
+
   async drain(timeoutMs = 30_000): Promise<void> {
     if (this.active === 0) return;
     await Promise.race([
@@ -87,14 +105,17 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     for (const t of this.timers) clearTimeout(t);
     this.active -= this.timers.size;
     this.timers.clear();
+    this.delayed.clear();
     for (const list of this.waiting.values()) this.active -= list.splice(0).length;
     await this.drain(10_000).catch(() => this.logger.warn('shutting down with jobs still running'));
   }
 
   private later(queue: string, job: PendingJob, delayMs: number): void {
     this.active++;
+    this.delayed.set(queue, (this.delayed.get(queue) ?? 0) + 1);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
+      this.delayed.set(queue, (this.delayed.get(queue) ?? 1) - 1);
       this.active--;
       this.enqueue(queue, job);
     }, delayMs);
@@ -132,6 +153,8 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
           `${queue} job failed (attempt ${job.attempt}/${definition.attempts}); retrying in ${delay} ms: ${(err as Error).message}`,
         );
         this.later(queue, { ...job, attempt: job.attempt + 1 }, delay);
+      } else if (!this.stopped) {
+        this.failed.set(queue, (this.failed.get(queue) ?? 0) + 1);
       }
     } finally {
       this.running.set(queue, (this.running.get(queue) ?? 1) - 1);

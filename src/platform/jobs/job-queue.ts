@@ -20,6 +20,15 @@ export interface EnqueueOptions {
   delayMs?: number;
 }
 
+/** How many jobs of one queue are in each state (the metrics' queue depth). */
+export interface QueueCounts {
+  queue: string;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
 /** What a queue's processor implements. */
 export interface JobProcessor<T> {
   /** Does the work of one job; throwing fails this try (retried on the queue's schedule). */
@@ -43,6 +52,8 @@ export class InvalidJobPayloadError extends Error {}
 export abstract class JobQueue {
   abstract add<T>(queue: QueueDefinition<T>, data: T, options?: EnqueueOptions): Promise<void>;
   abstract process<T>(queue: QueueDefinition<T>, processor: JobProcessor<T>): void;
+  /** Each queue's jobs by state, read now. */
+  abstract counts(): Promise<QueueCounts[]>;
   /** Resolves when no job is waiting or running (tests, graceful shutdown). */
   abstract drain(timeoutMs?: number): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { BullJobQueue, SCHEDULE_BACKOFF } from './bull-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
 import { JobQueue, QUEUE_DEFINITIONS, QueueDefinitions } from './job-queue';
 import { retryDelayMs } from './queue-definition';
+import { QueueMetrics } from './queue-metrics';
 
 /** Bull on Redis when REDIS_URL is set, the in-process runner otherwise; every queue the app lists. */
 @Module({})
@@ -18,7 +19,7 @@ export class JobsModule {
       return {
         module: JobsModule,
         global: true,
-        providers: [definitionsProvider, { provide: JobQueue, useClass: InProcessJobQueue }],
+        providers: [definitionsProvider, { provide: JobQueue, useClass: InProcessJobQueue }, QueueMetrics],
         exports: [JobQueue],
       };
     }
@@ -66,6 +67,7 @@ export class JobsModule {
           useFactory: (health: RedisHealth, ...queues: Queue[]) =>
             new BullJobQueue(new Map(names.map((name, i) => [name, queues[i]])), definitions, health),
         },
+        QueueMetrics,
       ],
       exports: [JobQueue],
     };

@@ -9,6 +9,7 @@ import { LEI_INDEX, type SourceId } from '../../registers/source-id';
 import { UpstreamError } from '../../registers/upstream-error';
 import { ProbeStore } from '../probe-store';
 import { RegisterStatusService } from '../register-status.service';
+import { StatusMetrics } from '../status-metrics';
 import { nextState } from '../status-rules';
 import { ProbeJob } from './probe.queue';
 
@@ -25,6 +26,7 @@ export class ProbeService {
     private readonly clock: Clock,
     private readonly breaker: RegisterBreaker,
     private readonly gleif: GleifClient,
+    private readonly metrics: StatusMetrics,
   ) {}
 
   /** Start of the slot `at` falls in: slots are PROBE_INTERVAL_SECONDS long, aligned to the epoch. */
@@ -54,7 +56,9 @@ export class ProbeService {
       failure = UpstreamError.from(err);
       httpStatus = failure.httpStatus;
     }
-    const latencyMs = Math.round(performance.now() - started);
+    const elapsedMs = performance.now() - started;
+    this.metrics.probed(country, failure === null, elapsedMs / 1000);
+    const latencyMs = Math.round(elapsedMs);
     await this.probes.finish(probeId, {
       finishedAt: this.clock.now(),
       ok: failure === null,

@@ -8,6 +8,7 @@ import type { CompanyDetail, CompanyRecord } from '../../../registers/connector'
 import { CountryCode } from '../../../registers/registers';
 import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
+import { DetectionMetrics } from '../detection-metrics';
 import { DetectionEventWriter } from '../events/detection-event-writer';
 import { ChangeSources } from '../feeds/change-sources.service';
 import { FeedCursorStore } from '../feeds/feed-cursor-store';
@@ -51,6 +52,7 @@ export class CompanyCheckService {
     private readonly sink: DetectionEventWriter,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly metrics: DetectionMetrics,
   ) {}
 
   get intervalMs(): number {
@@ -94,13 +96,15 @@ export class CompanyCheckService {
   async confirmQuiet(country: CountryCode, feedReadUpTo: Date): Promise<number> {
     const now = this.clock.now();
     const upTo = feedReadUpTo < now ? feedReadUpTo : now;
-    return this.snapshots.confirmQuiet(
+    const confirmed = await this.snapshots.confirmQuiet(
       country,
       upTo,
       this.config.detection.intervalSeconds,
       now,
       this.staleBefore(country, now),
     );
+    this.metrics.checked(country, 'no_change', confirmed);
+    return confirmed;
   }
 
   /** rereadBefore as a query parameter: '-infinity' (no company read before it) where the feed is trusted alone. */
@@ -135,6 +139,12 @@ export class CompanyCheckService {
   }
 
   private async checkOne(country: CountryCode, entityId: string, token: string): Promise<CheckOutcome | 'skipped'> {
+    const outcome = await this.checkLeased(country, entityId, token);
+    this.metrics.checked(country, outcome);
+    return outcome;
+  }
+
+  private async checkLeased(country: CountryCode, entityId: string, token: string): Promise<CheckOutcome | 'skipped'> {
     const snapshot = await this.snapshots.findLeased(entityId, token);
     if (!snapshot) return 'skipped';
     const status = await this.statuses.current(country);

@@ -22,6 +22,11 @@ export class FeedCursorStore {
     return this.dataSource.getRepository(FeedCursorEntity).findOneBy({ feed: feedName(country, source) });
   }
 
+  /** Every feed's row (the metrics' cursor age). */
+  async all(): Promise<FeedCursorEntity[]> {
+    return this.dataSource.getRepository(FeedCursorEntity).find();
+  }
+
   /** Takes the feed for `owner` unless another holds it; returns its stored cursor. */
   async take(
     country: CountryCode,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CompanyRecord, Officer, RecordSource } from '../../../registers/connector';
 import type { CountryCode } from '../../../registers/registers';
+import { DetectionMetrics } from '../detection-metrics';
 import { DetectionEventWriter, EmittedEvent } from '../events/detection-event-writer';
 import {
   changeEventData,
@@ -65,6 +66,7 @@ export class ChangeApplier {
     private readonly snapshots: SnapshotStore,
     private readonly watches: WatchStore,
     private readonly sink: DetectionEventWriter,
+    private readonly metrics: DetectionMetrics,
   ) {}
 
   async apply(
@@ -119,6 +121,8 @@ export class ChangeApplier {
         if (w.notifyNoChange)
           emitted.push(await this.sink.emit(m, { accountId: w.accountId, kind: 'company.no_change', data }));
     }
+    for (const change of changes) this.metrics.changed(snapshot.country, CHANGE_EVENT_KIND[change.field]);
+    this.metrics.changed(snapshot.country, 'company.officers_changed', officerChanges.length);
     const fields = [...changes.map((c) => c.field), ...(officerChanges.length ? ['officers'] : [])];
     const outcome: CheckOutcome = fields.length ? 'changed' : 'no_change';
     const detail = fields.length ? `changed: ${fields.join(', ')}` : null;

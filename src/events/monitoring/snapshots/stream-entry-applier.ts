@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { StreamedFiling, StreamedOfficer } from '../../../registers/change-detection';
 import type { Officer } from '../../../registers/connector';
+import { DetectionMetrics } from '../detection-metrics';
 import { DetectionEventWriter, EmittedEvent } from '../events/detection-event-writer';
 import { filingPublishedEventData, officersChangedEventData, Provenance } from '../events/detection-events';
 import { StreamResourceStore } from '../feeds/stream-resource-store';
@@ -25,6 +26,7 @@ export class StreamEntryApplier {
     private readonly resources: StreamResourceStore,
     private readonly watches: WatchStore,
     private readonly sink: DetectionEventWriter,
+    private readonly metrics: DetectionMetrics,
   ) {}
 
   async applyOfficer(
@@ -60,6 +62,7 @@ export class StreamEntryApplier {
       now.toISOString(),
       provenance,
     );
+    this.metrics.changed(snapshot.country, 'company.officers_changed');
     return this.emitToWatchers(m, snapshot.entityId, 'company.officers_changed', data);
   }
 
@@ -90,6 +93,7 @@ export class StreamEntryApplier {
       retrieved_at: now.toISOString(),
     };
     const data = filingPublishedEventData(companyRef(snapshot), filing, now.toISOString(), provenance);
+    this.metrics.changed(snapshot.country, 'company.filing_published');
     return this.emitToWatchers(m, snapshot.entityId, 'company.filing_published', data);
   }
 

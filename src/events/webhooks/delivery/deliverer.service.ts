@@ -6,6 +6,7 @@ import { OutboundError, OutboundHttpClient, OutboundResponse } from '../outbound
 import { TargetGuard } from '../outbound/target-guard.service';
 import { signatureHeader } from '../signing/standard-webhooks';
 import { DeliveryQueue } from './delivery-queue.service';
+import { DeliveryMetrics } from './delivery-metrics';
 import { AttemptRecord, DeliveryOutcomes } from './delivery-outcomes';
 import { ClaimedDelivery, DeliveryStore, DeliveryTarget } from './delivery-store';
 import { nextStep } from './retry-policy';
@@ -42,6 +43,7 @@ export class Deliverer implements OnApplicationShutdown {
     private readonly config: AppConfig,
     guard: TargetGuard,
     dns: DnsResolver,
+    private readonly metrics: DeliveryMetrics,
   ) {
     this.client = new OutboundHttpClient(guard.addresses, dns, config.webhooks.userAgent);
   }
@@ -154,6 +156,16 @@ export class Deliverer implements OnApplicationShutdown {
       now,
     );
     if (disabled) this.logger.warn(`endpoint ${claim.endpointId} disabled: ${disabled}`);
+    this.metrics.recorded(
+      {
+        errorClass: record.errorClass,
+        state: step.state,
+        attempt: claim.attempt,
+        eventCreatedAt: claim.eventCreatedAt,
+        endpointDisabled: !!disabled,
+      },
+      now,
+    );
     if (step.state === 'pending') {
       await this.queue
         .wake(claim.deliveryId, claim.attempt + 1, { delayMs: step.delayMs, endpointId: claim.endpointId })

@@ -35,6 +35,8 @@ export interface ClaimedDelivery {
   endpointId: string;
   accountId: string;
   eventId: string;
+  /** When the event was written (the delivery lag's start). */
+  eventCreatedAt: Date;
   messageId: string;
   kind: EventKind;
   isTest: boolean;
@@ -66,6 +68,7 @@ interface CandidateRow {
   id: string | null;
   account_id: string;
   event_id: string;
+  event_created_at: Date | string;
   message_id: string;
   is_test: boolean;
   kind: EventKind;
@@ -84,8 +87,8 @@ interface ClaimRequest {
 }
 
 const CANDIDATE_COLUMNS = `w.id AS endpoint_id, w.url, w.enabled, w.secret, w.previous_secret, w.previous_secret_expires_at,
-  c.id, c.account_id, c.event_id, c.message_id, c.is_test, c.kind, c.body`;
-const CANDIDATE_SELECT = `SELECT d.id, d.account_id, d.event_id, d.message_id, d.is_test, ev.kind, ev.body FROM delivery d JOIN event ev ON ev.id = d.event_id`;
+  c.id, c.account_id, c.event_id, c.event_created_at, c.message_id, c.is_test, c.kind, c.body`;
+const CANDIDATE_SELECT = `SELECT d.id, d.account_id, d.event_id, ev.created_at AS event_created_at, d.message_id, d.is_test, ev.kind, ev.body FROM delivery d JOIN event ev ON ev.id = d.event_id`;
 const DUE = `d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.locked_until IS NULL OR d.locked_until <= $2)`;
 
 /** The due deliveries of several endpoints, oldest first, at most n each; every endpoint has a row (id null when none is due). */
@@ -282,6 +285,7 @@ export class DeliveryStore {
                 endpointId: endpoint.endpoint_id,
                 accountId: row.account_id,
                 eventId: row.event_id,
+                eventCreatedAt: new Date(row.event_created_at),
                 messageId: row.message_id,
                 kind: row.kind,
                 isTest: row.is_test,
