@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Histogram } from 'prom-client';
 import { RouteIndex } from '../errors/route-index';
 import { Metrics } from './metrics';
-import { HistogramSeries, SeriesHistogram } from './series-histogram';
 
 /** The route label of a request that is under no route of the application (404s, /docs' static files). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -19,8 +19,9 @@ type RoutedRequest = IncomingMessage & { route?: { path?: unknown }; path?: stri
  */
 @Injectable()
 export class HttpMetrics {
-  private histogram?: SeriesHistogram<'method' | 'route' | 'status_class'>;
-  private readonly series = new Map<string, HistogramSeries>();
+  private histogram?: Histogram<'method' | 'route' | 'status_class'>;
+  // Each series' child, so that a request does not rebuild its label object.
+  private readonly series = new Map<string, { observe(seconds: number): void }>();
   private readonly templates = new Map<string, string>();
 
   constructor(
@@ -33,7 +34,7 @@ export class HttpMetrics {
    * The family exists from this call on: a worker, which serves no HTTP, has none.
    */
   middleware(): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
-    this.histogram ??= this.metrics.seriesHistogram({
+    this.histogram ??= this.metrics.histogram({
       name: 'http_request_duration_seconds',
       help: 'Time from the request to the end of its response, by route template and status class.',
       labelNames: ['method', 'route', 'status_class'],
@@ -53,7 +54,7 @@ export class HttpMetrics {
     const key = `${req.method} ${statusClass} ${route}`;
     let series = this.series.get(key);
     if (!series) {
-      series = this.histogram!.series(req.method ?? 'OTHER', route, statusClass);
+      series = this.histogram!.labels(req.method ?? 'OTHER', route, statusClass);
       this.series.set(key, series);
     }
     series.observe(seconds);

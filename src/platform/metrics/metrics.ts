@@ -10,7 +10,6 @@ import {
   Registry,
 } from 'prom-client';
 import { AppConfig } from '../config/app-config';
-import { SeriesHistogram } from './series-histogram';
 
 const GAUGES_NAMED_TOTAL = [
   'nodejs_active_handles_total',
@@ -48,19 +47,6 @@ export class Metrics {
 
   histogram<L extends string>(config: Omit<HistogramConfiguration<L>, 'registers'>): Histogram<L> {
     return new Histogram({ ...config, registers: this.registers() });
-  }
-
-  /** A histogram whose series are resolved once (see SeriesHistogram): for the request path. */
-  seriesHistogram<L extends string>(config: {
-    name: string;
-    help: string;
-    labelNames: readonly L[];
-    buckets: number[];
-  }): SeriesHistogram<L> {
-    const histogram = new SeriesHistogram(config);
-    // prom-client's registry prints any object with a name, a help, a type and get(); its type names its own classes only.
-    if (this.enabled) this.registry.registerMetric(histogram as unknown as Histogram);
-    return histogram;
   }
 
   /**
