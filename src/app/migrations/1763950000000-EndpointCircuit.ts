@@ -10,6 +10,10 @@ import { DeliveryClaimFunction1763800000000 } from './1763800000000-DeliveryClai
  * the probe. Its success closes the circuit (both counts back to 0), its failure opens it
  * again for the next delay (delivery-outcomes.ts).
  *
+ * An endpoint in a run of failures (circuit_failures > 0), closed or not, gets one request in
+ * flight at a time until one succeeds: a receiver that fails or hangs does not hold
+ * WEBHOOK_ENDPOINT_CONCURRENCY of the workers' request slots while its circuit fills.
+ *
  * claim_deliveries gains `p_circuit`: whether each claim obeys the circuit (the simulator's
  * send, a customer testing the endpoint by hand, does not: it is a probe of its own).
  */
@@ -34,6 +38,7 @@ export class EndpointCircuit1763950000000 implements MigrationInterface {
         in_flight integer;
         v_limit integer;
         v_opened integer;
+        v_failures integer;
         v_open_until timestamptz;
       BEGIN
         IF p_async_commit THEN
@@ -41,16 +46,17 @@ export class EndpointCircuit1763950000000 implements MigrationInterface {
         END IF;
         FOR i IN 1 .. coalesce(array_length(p_endpoints, 1), 0) LOOP
           IF p_skip_locked[i] THEN
-            SELECT w.circuit_opened, w.circuit_open_until INTO v_opened, v_open_until FROM webhook_endpoint w
+            SELECT w.circuit_opened, w.circuit_open_until, w.circuit_failures INTO v_opened, v_open_until, v_failures FROM webhook_endpoint w
             WHERE w.id = p_endpoints[i] AND w.enabled AND w.url = p_urls[i] AND w.secret = p_secrets[i]
             FOR NO KEY UPDATE SKIP LOCKED;
           ELSE
-            SELECT w.circuit_opened, w.circuit_open_until INTO v_opened, v_open_until FROM webhook_endpoint w
+            SELECT w.circuit_opened, w.circuit_open_until, w.circuit_failures INTO v_opened, v_open_until, v_failures FROM webhook_endpoint w
             WHERE w.id = p_endpoints[i] AND w.enabled AND w.url = p_urls[i] AND w.secret = p_secrets[i]
             FOR NO KEY UPDATE;
           END IF;
           CONTINUE WHEN NOT FOUND;
-          v_limit := p_limit;
+          -- Failing (or half-open): one request at a time until one succeeds.
+          v_limit := CASE WHEN v_failures > 0 THEN 1 ELSE p_limit END;
           IF coalesce(p_circuit[i], true) THEN
             -- Open: nothing is attempted. Half-open: one probe at a time.
             CONTINUE WHEN v_open_until > p_now;

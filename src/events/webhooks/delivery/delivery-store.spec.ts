@@ -228,11 +228,10 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     const { endpointId, due } = await endpointWithDeliveries(4, 300);
     const now = new Date();
     const setCircuit = (opened: number, until: Date | null) =>
-      dataSource.query(`UPDATE webhook_endpoint SET circuit_opened = $2, circuit_open_until = $3 WHERE id = $1`, [
-        endpointId,
-        opened,
-        until,
-      ]);
+      dataSource.query(
+        `UPDATE webhook_endpoint SET circuit_opened = $2, circuit_open_until = $3, circuit_failures = $2 * 5 WHERE id = $1`,
+        [endpointId, opened, until],
+      );
     await setCircuit(1, new Date(now.getTime() + 60_000));
     expect(await store.claim({ endpointId, max: 4 }, now, prepare)).toEqual([]);
     expect(await store.claim({ deliveryId: due[0] }, now, prepare)).toEqual([]);

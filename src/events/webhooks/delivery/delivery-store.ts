@@ -391,19 +391,19 @@ export class DeliveryStore {
    * endpoint full. Null when the delivery is gone.
    */
   async peek(deliveryId: string, now: Date): Promise<{ endpointId: string; claimable: boolean } | null> {
-    const rows: Array<{ endpoint_id: string; due: boolean; inflight: number; open: boolean; probing: boolean }> =
+    const rows: Array<{ endpoint_id: string; due: boolean; inflight: number; open: boolean; failing: boolean }> =
       await this.dataSource.query(
         `SELECT d.endpoint_id,
               d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.locked_until IS NULL OR d.locked_until <= $2) AS due,
               (SELECT count(*)::int FROM delivery x WHERE x.endpoint_id = d.endpoint_id AND x.state = 'pending' AND x.locked_until > $2) AS inflight,
-              coalesce(w.circuit_open_until > $2, false) AS open, w.circuit_opened > 0 AS probing
+              coalesce(w.circuit_open_until > $2, false) AS open, w.circuit_failures > 0 AS failing
        FROM delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id WHERE d.id = $1`,
         [deliveryId, now],
       );
     if (rows.length === 0) return null;
     const r = rows[0];
-    // An open circuit holds the endpoint's deliveries; a half-open one lets one probe through.
-    const limit = r.probing ? 1 : this.config.webhooks.endpointConcurrency;
+    // An open circuit holds the endpoint's deliveries; a failing endpoint (half-open included) gets one at a time.
+    const limit = r.failing ? 1 : this.config.webhooks.endpointConcurrency;
     return { endpointId: r.endpoint_id, claimable: r.due && !r.open && r.inflight < limit };
   }
 
