@@ -118,34 +118,45 @@ export class DeliveryProcessor
   private async wakeOne(job: { deliveryId: string; endpointId?: string }): Promise<void> {
     if (this.stopping) return;
     if (job.endpointId && this.poke(job.endpointId)) return;
-    const look = await this.deliverer.peek(job.deliveryId);
-    if (!look?.claimable || this.poke(look.endpointId)) return;
-    // A request slot of this worker for the first attempt: the job waits for one when all are taken.
-    while (this.slots.take(1) === 0) {
+    // A wake that names its endpoint goes straight to the endpoint's claim, which is batched
+    // with every other claim of this process and costs one read when nothing is due; an older
+    // job that does not name it is looked up first.
+    let endpointId = job.endpointId;
+    if (!endpointId) {
+      const look = await this.deliverer.peek(job.deliveryId);
+      if (!look?.claimable) return;
+      endpointId = look.endpointId;
+    }
+    if (this.poke(endpointId)) return;
+    // Request slots of this worker for the first claim: the job waits for one when all are taken.
+    let taken: number;
+    while ((taken = this.slots.take(this.config.webhooks.endpointConcurrency)) === 0) {
       await this.slots.freed();
       if (this.stopping) return;
     }
-    if (this.poke(look.endpointId)) return this.slots.release();
+    if (this.poke(endpointId)) return this.slots.release(taken);
     // From here on this process drains the endpoint: registered before the claim's await, so
     // that wake-ups arriving meanwhile are folded into this drain.
     const drain: Drain = { poked: false };
-    this.draining.set(look.endpointId, drain);
-    let first: ClaimedDelivery[];
+    this.draining.set(endpointId, drain);
+    let first: ClaimedDelivery[] = [];
     try {
-      first = await this.deliverer.claim({ deliveryId: job.deliveryId });
+      // The endpoint's oldest due deliveries: the woken one among them, or taken already.
+      first = await this.deliverer.claim({ endpointId, max: taken });
     } catch (err) {
-      this.slots.release();
-      this.draining.delete(look.endpointId); // the wake-ups folded in meanwhile are the sweeper's now
+      this.draining.delete(endpointId); // the wake-ups folded in meanwhile are the sweeper's now
       throw err;
+    } finally {
+      if (taken > first.length) this.slots.release(taken - first.length);
     }
-    if (first.length === 0) this.slots.release();
     if (first.length === 0 && !drain.poked) {
-      this.draining.delete(look.endpointId);
+      this.draining.delete(endpointId);
       return;
     }
     // The drain goes on without the job (see the class comment).
-    const running: Promise<void> = this.drain(look.endpointId, drain, first)
-      .catch((err: Error) => this.logger.error(`drain of endpoint ${look.endpointId} failed: ${err.message}`))
+    const id = endpointId;
+    const running: Promise<void> = this.drain(id, drain, first)
+      .catch((err: Error) => this.logger.error(`drain of endpoint ${id} failed: ${err.message}`))
       .finally(() => this.drains.delete(running));
     this.drains.add(running);
   }
