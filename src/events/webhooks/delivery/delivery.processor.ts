@@ -32,6 +32,16 @@ class RequestSlots {
     return taken;
   }
 
+  /** Slots free now. */
+  get free(): number {
+    return this.size - this.used;
+  }
+
+  /** Whether fewer than half are free. */
+  get scarce(): boolean {
+    return this.free < this.size / 2;
+  }
+
   release(n = 1): void {
     this.used -= n;
     this.waiters.splice(0).forEach((w) => w());
@@ -128,9 +138,12 @@ export class DeliveryProcessor
       endpointId = look.endpointId;
     }
     if (this.poke(endpointId)) return;
-    // Request slots of this worker for the first claim: the job waits for one when all are taken.
+    // Request slots of this worker for the first claim: the job waits for one when all are
+    // taken. When they are scarce, one: most wakes find one delivery due, and slots held
+    // through a claim's round trip for deliveries that are not there are kept from the others.
     let taken: number;
-    while ((taken = this.slots.take(this.config.webhooks.endpointConcurrency)) === 0) {
+    const want = () => (this.slots.scarce ? 1 : this.config.webhooks.endpointConcurrency);
+    while ((taken = this.slots.take(want())) === 0) {
       await this.slots.freed();
       if (this.stopping) return;
     }
