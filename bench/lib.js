@@ -141,6 +141,7 @@ function median(values) {
 }
 
 module.exports = {
+  BENCH_SECRETS_KEY,
   median,
   cpuMs,
   EMBEDDED,

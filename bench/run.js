@@ -46,6 +46,8 @@ async function main() {
     console.log('');
     await require('./webhooks').main();
     console.log('');
+    await require('./delivery-scale').main();
+    console.log('');
     await require('./detection').main();
   } else {
     console.log(

@@ -55,6 +55,8 @@ describe('webhook delivery', () => {
         WEBHOOK_RETRY_SCHEDULE: '1s,1s,3s',
         WEBHOOK_TIMEOUT_MS: '1500',
         WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+        // Retry schedules and disabling, attempt by attempt: the circuit is webhook-circuit.e2e-spec.ts's.
+        WEBHOOK_CIRCUIT_THRESHOLD: '50',
         DELIVERY_SWEEP_INTERVAL_MS: '500',
         SIMULATOR_SENDS_PER_HOUR: '1000',
       },

@@ -12,6 +12,7 @@ import { PartitionCompanyByCountry1763810000000 } from './1763810000000-Partitio
 import { CompanyNameMatchesOnce1763820000000 } from './1763820000000-CompanyNameMatchesOnce';
 import { StatusKeyedBySource1763825000000 } from './1763825000000-StatusKeyedBySource';
 import { OfficerFilingEventsAndSequences1763900000000 } from './1763900000000-OfficerFilingEventsAndSequences';
+import { EndpointCircuit1763950000000 } from './1763950000000-EndpointCircuit';
 
 /** In order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   CompanyNameMatchesOnce1763820000000,
   StatusKeyedBySource1763825000000,
   OfficerFilingEventsAndSequences1763900000000,
+  EndpointCircuit1763950000000,
 ];

@@ -192,6 +192,24 @@ export const ENV_VARIABLES = {
     default: '4',
     meaning: 'Most delivery requests in flight to one endpoint at once, across every worker.',
   },
+  WEBHOOK_WORKER_CONCURRENCY: {
+    schema: z.coerce.number().int().min(1).max(10_000).default(256),
+    default: '256',
+    meaning:
+      'Most delivery requests in flight from one worker at once, over all endpoints. A request holds its slot until it is answered or times out; a delivery that finds its endpoint full or its circuit open waits without one.',
+  },
+  WEBHOOK_CIRCUIT_THRESHOLD: {
+    schema: z.coerce.number().int().min(1).max(1_000).default(5),
+    default: '5',
+    meaning:
+      'Consecutive failed attempts (any endpoint delivery, across workers) that open an endpoint’s circuit: its deliveries are then held, not attempted, until one probe is due.',
+  },
+  WEBHOOK_CIRCUIT_BACKOFF: {
+    schema: parsed(parseSchedule).default(parseSchedule('5s,30s,2m,10m')),
+    default: '5s,30s,2m,10m',
+    meaning:
+      'How long an open circuit holds an endpoint’s deliveries before one probe attempt, for each time it opens in a row (the last delay repeats). A probe that succeeds closes the circuit; one that fails opens it again for the next delay.',
+  },
   WEBHOOK_TARGET_ALLOWLIST: {
     schema: z.string().default(''),
     default: '(empty)',
@@ -323,6 +341,10 @@ export class AppConfig {
     retrySchedule: number[];
     disableAfterMs: number;
     endpointConcurrency: number;
+    /** Requests in flight from one worker, over all endpoints. */
+    workerConcurrency: number;
+    /** Consecutive failures that open an endpoint's circuit, and the delays before each probe. */
+    circuit: { threshold: number; backoff: number[] };
     /** Private or reserved ranges webhook targets may reach anyway (tests, local development). */
     targetAllowlist: Cidr[];
     sweepIntervalMs: number;
@@ -423,6 +445,8 @@ export class AppConfig {
         retrySchedule: v.WEBHOOK_RETRY_SCHEDULE,
         disableAfterMs: v.WEBHOOK_DISABLE_AFTER,
         endpointConcurrency: v.WEBHOOK_ENDPOINT_CONCURRENCY,
+        workerConcurrency: v.WEBHOOK_WORKER_CONCURRENCY,
+        circuit: { threshold: v.WEBHOOK_CIRCUIT_THRESHOLD, backoff: v.WEBHOOK_CIRCUIT_BACKOFF },
         targetAllowlist,
         sweepIntervalMs: v.DELIVERY_SWEEP_INTERVAL_MS,
         userAgent: userAgent('RegistryLookup-Webhooks', apiVersion, v.PUBLIC_BASE_URL),

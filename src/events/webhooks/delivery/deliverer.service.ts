@@ -58,9 +58,13 @@ export class Deliverer implements OnApplicationShutdown {
     return this.store.claim(target, this.clock.now(), (c) => this.headers(c));
   }
 
-  /** Claims and makes one attempt of this delivery; null when it could not be claimed. */
+  /**
+   * Claims and makes one attempt of this delivery; null when it could not be claimed. For the
+   * simulator: a customer testing the endpoint by hand gets an attempt even when its circuit is
+   * open (a probe of its own: a success closes it).
+   */
   async claimAndRun(deliveryId: string): Promise<AttemptReport | null> {
-    const [claim] = await this.claim({ deliveryId });
+    const [claim] = await this.claim({ deliveryId, circuit: false });
     return claim ? this.run(claim) : null;
   }
 
@@ -144,7 +148,7 @@ export class Deliverer implements OnApplicationShutdown {
         : step.state === 'failed'
           ? `${error?.message ?? 'failed'}; ${step.reason}`
           : (error?.message ?? null);
-    const { disabled } = await this.outcomes.finish(
+    const { disabled, circuitOpenUntil, circuitClosed } = await this.outcomes.finish(
       claim,
       record,
       {
@@ -166,6 +170,13 @@ export class Deliverer implements OnApplicationShutdown {
       },
       now,
     );
+    if (circuitOpenUntil)
+      this.logger.log(`endpoint ${claim.endpointId}: circuit open until ${circuitOpenUntil.toISOString()}`);
+    if (circuitOpenUntil) await this.wakeProbe(claim.endpointId, circuitOpenUntil);
+    if (circuitClosed) {
+      this.logger.log(`endpoint ${claim.endpointId}: circuit closed`);
+      await this.wakeProbe(claim.endpointId, now);
+    }
     if (step.state === 'pending') {
       await this.queue
         .wake(claim.deliveryId, claim.attempt + 1, { delayMs: step.delayMs, endpointId: claim.endpointId })
@@ -188,6 +199,26 @@ export class Deliverer implements OnApplicationShutdown {
       state: step.state,
       nextAttemptAt: nextAttemptAt?.toISOString() ?? null,
     };
+  }
+
+  /**
+   * Wakes the endpoint's oldest pending delivery at `until` (or when it is due, if later): the
+   * probe when its circuit opened, its held deliveries when it closed (the sweeper would too,
+   * a sweep later).
+   */
+  private async wakeProbe(endpointId: string, until: Date): Promise<void> {
+    try {
+      const next = await this.store.oldestPending(endpointId, this.clock.now());
+      if (!next) return;
+      const at = Math.max(until.getTime(), next.dueAt.getTime());
+      await this.queue.wake(next.id, next.attempt + 1, {
+        delayMs: Math.max(0, at - this.clock.now().getTime()),
+        tag: `p${until.getTime()}`,
+        endpointId,
+      });
+    } catch (err) {
+      this.logger.warn(`could not wake the probe of ${endpointId} (the sweeper will): ${(err as Error).message}`);
+    }
   }
 
   /** The request headers of one attempt: the contract's two, and Standard Webhooks' three (timestamp fresh per attempt). */

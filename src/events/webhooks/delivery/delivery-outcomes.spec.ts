@@ -9,7 +9,7 @@ describe('failureRuns (group-committed outcomes and an endpoint’s run of failu
         { endpointId: 'a', succeeded: false, startedAt: t(1) },
         { endpointId: 'a', succeeded: true, startedAt: t(2) },
       ]).get('a'),
-    ).toEqual({ healthy: true, since: null, reset: true });
+    ).toEqual({ healthy: true, since: null, reset: true, failures: 0 });
   });
 
   it('failures alone continue a stored run, or start one at the first failure', () => {
@@ -18,7 +18,7 @@ describe('failureRuns (group-committed outcomes and an endpoint’s run of failu
         { endpointId: 'a', succeeded: false, startedAt: t(1) },
         { endpointId: 'a', succeeded: false, startedAt: t(2) },
       ]).get('a'),
-    ).toEqual({ healthy: false, since: t(1), reset: false });
+    ).toEqual({ healthy: false, since: t(1), reset: false, failures: 2 });
   });
 
   it('failures after a success start a new run at the first of them, whatever was stored', () => {
@@ -29,7 +29,7 @@ describe('failureRuns (group-committed outcomes and an endpoint’s run of failu
         { endpointId: 'a', succeeded: false, startedAt: t(3) },
         { endpointId: 'a', succeeded: false, startedAt: t(4) },
       ]).get('a'),
-    ).toEqual({ healthy: false, since: t(3), reset: true });
+    ).toEqual({ healthy: false, since: t(3), reset: true, failures: 2 });
   });
 
   it('keeps endpoints apart', () => {
@@ -37,7 +37,7 @@ describe('failureRuns (group-committed outcomes and an endpoint’s run of failu
       { endpointId: 'a', succeeded: false, startedAt: t(1) },
       { endpointId: 'b', succeeded: true, startedAt: t(2) },
     ]);
-    expect(runs.get('a')).toEqual({ healthy: false, since: t(1), reset: false });
-    expect(runs.get('b')).toEqual({ healthy: true, since: null, reset: true });
+    expect(runs.get('a')).toEqual({ healthy: false, since: t(1), reset: false, failures: 1 });
+    expect(runs.get('b')).toEqual({ healthy: true, since: null, reset: true, failures: 0 });
   });
 });

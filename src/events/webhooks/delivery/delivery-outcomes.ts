@@ -27,8 +27,18 @@ interface Outcome {
   record: AttemptRecord;
   next: NextState;
   now: Date;
-  resolve: (result: { disabled: string | null }) => void;
+  resolve: (result: FinishResult) => void;
   reject: (err: unknown) => void;
+}
+
+/** What writing an outcome did to its endpoint. */
+export interface FinishResult {
+  /** Why the endpoint was disabled, when this outcome disabled it. */
+  disabled: string | null;
+  /** Until when the endpoint's circuit is open, when this batch opened it (or opened it again). */
+  circuitOpenUntil: Date | null;
+  /** This outcome closed the endpoint's circuit: its held deliveries are due now. */
+  circuitClosed: boolean;
 }
 
 /** What a batch of outcomes does to an endpoint's run of failures (`failing_since`). */
@@ -39,6 +49,8 @@ export interface FailureRun {
   since: Date | null;
   /** The batch had a success before those failures: they start a new run, whatever was stored. */
   reset: boolean;
+  /** The batch's trailing failures: added to the stored count of consecutive failures (or replacing it, after a reset). */
+  failures: number;
 }
 
 /**
@@ -51,9 +63,15 @@ export function failureRuns(
 ): Map<string, FailureRun> {
   const runs = new Map<string, FailureRun>();
   for (const o of outcomes) {
-    const run = runs.get(o.endpointId) ?? { healthy: true, since: null, reset: false };
-    if (o.succeeded) runs.set(o.endpointId, { healthy: true, since: null, reset: true });
-    else runs.set(o.endpointId, { healthy: false, since: run.healthy ? o.startedAt : run.since, reset: run.reset });
+    const run = runs.get(o.endpointId) ?? { healthy: true, since: null, reset: false, failures: 0 };
+    if (o.succeeded) runs.set(o.endpointId, { healthy: true, since: null, reset: true, failures: 0 });
+    else
+      runs.set(o.endpointId, {
+        healthy: false,
+        since: run.healthy ? o.startedAt : run.since,
+        reset: run.reset,
+        failures: run.failures + 1,
+      });
   }
   return runs;
 }
@@ -99,12 +117,7 @@ export class DeliveryOutcomes {
    * endpoint's run of failures, and disables the endpoint when told to or when every attempt
    * failed for WEBHOOK_DISABLE_AFTER.
    */
-  finish(
-    claim: ClaimedDelivery,
-    record: AttemptRecord,
-    next: NextState,
-    now: Date,
-  ): Promise<{ disabled: string | null }> {
+  finish(claim: ClaimedDelivery, record: AttemptRecord, next: NextState, now: Date): Promise<FinishResult> {
     return new Promise((resolve, reject) => {
       this.queued.push({ claim, record, next, now, resolve, reject });
       if (this.writing < WRITES_AT_ONCE) {
@@ -147,7 +160,13 @@ export class DeliveryOutcomes {
     // attempt still holds its delivery), and the endpoints' runs of failures (a run restarted
     // when the batch had a success before its failures). On Postgres, committed without
     // waiting for the disk (see ASYNC_COMMIT).
-    const rows = await preparedRows<{ endpoint_id: string; failing_since: Date | string | null }>(
+    const now = batch.reduce((latest, o) => (o.now > latest ? o.now : latest), batch[0].now);
+    const rows = await preparedRows<{
+      endpoint_id: string;
+      failing_since: Date | string | null;
+      opened_until: Date | string | null;
+      closed: boolean;
+    }>(
       this.dataSource,
       'delivery_outcomes',
       `WITH async AS (SELECT ${this.asyncCommit} AS off),
@@ -162,15 +181,32 @@ export class DeliveryOutcomes {
          UPDATE delivery d SET state = o.state, next_attempt_at = o.next_attempt_at, locked_until = NULL, completed_at = o.completed_at, last_error = o.last_error
          FROM o WHERE d.id = o.delivery_id AND d.attempt_count = o.attempt AND d.state = 'pending'
        ), e AS (
-         SELECT * FROM unnest($13::text[], $14::text[], $15::timestamptz[], $16::text[]) AS e(endpoint_id, healthy, since, reset)
-       ), healthy AS (
-         UPDATE webhook_endpoint w SET failing_since = NULL FROM e WHERE w.id = e.endpoint_id AND e.healthy = 'y' AND w.failing_since IS NOT NULL
-       ), failing AS (
-         UPDATE webhook_endpoint w SET failing_since = e.since FROM e
-         WHERE w.id = e.endpoint_id AND e.healthy = 'n' AND (w.failing_since IS NULL OR e.reset = 'y') RETURNING w.id, w.failing_since
+         SELECT e.*, CASE WHEN e.reset = 'y' THEN e.fails ELSE w.circuit_failures + e.fails END AS run_failures
+         FROM unnest($13::text[], $14::text[], $15::timestamptz[], $16::text[], $17::int[]) AS e(endpoint_id, healthy, since, reset, fails)
+         JOIN webhook_endpoint w ON w.id = e.endpoint_id
+       ), c AS (
+         -- Whether a failing endpoint's circuit opens (again) now: a failed trial while half-open, or the threshold reached.
+         SELECT e.endpoint_id, e.healthy = 'n' AND NOT coalesce(w.circuit_open_until > $18, false)
+                  AND (w.circuit_opened > 0 OR e.run_failures >= $19) AS opens
+         FROM e JOIN webhook_endpoint w ON w.id = e.endpoint_id
+       ), ep AS (
+         -- A success ends the run of failures and closes the circuit. Healthy endpoints' rows are not written.
+         UPDATE webhook_endpoint w SET
+           failing_since = CASE WHEN e.healthy = 'y' THEN NULL WHEN w.failing_since IS NULL OR e.reset = 'y' THEN e.since ELSE w.failing_since END,
+           circuit_failures = CASE WHEN e.healthy = 'y' THEN 0 ELSE e.run_failures END,
+           circuit_opened = CASE WHEN e.healthy = 'y' THEN 0 WHEN c.opens THEN w.circuit_opened + 1 ELSE w.circuit_opened END,
+           circuit_open_until = CASE WHEN e.healthy = 'y' THEN NULL
+             WHEN c.opens THEN $18::timestamptz + make_interval(secs => ($20::int[])[LEAST(w.circuit_opened + 1, cardinality($20::int[]))] / 1000.0)
+             ELSE w.circuit_open_until END
+         FROM e JOIN c ON c.endpoint_id = e.endpoint_id
+         WHERE w.id = e.endpoint_id AND (e.healthy = 'n' OR w.failing_since IS NOT NULL OR w.circuit_failures > 0 OR w.circuit_opened > 0)
+         RETURNING w.id, w.failing_since, w.circuit_open_until, c.opens
        )
-       SELECT (SELECT off FROM async) AS off, e.endpoint_id, COALESCE(f.failing_since, w.failing_since) AS failing_since
-       FROM e LEFT JOIN failing f ON f.id = e.endpoint_id LEFT JOIN webhook_endpoint w ON w.id = e.endpoint_id`,
+       SELECT (SELECT off FROM async) AS off, e.endpoint_id,
+              CASE WHEN ep.id IS NULL THEN w.failing_since ELSE ep.failing_since END AS failing_since,
+              CASE WHEN ep.opens THEN ep.circuit_open_until END AS opened_until,
+              e.healthy = 'y' AND coalesce(w.circuit_opened > 0, false) AS closed
+       FROM e LEFT JOIN ep ON ep.id = e.endpoint_id LEFT JOIN webhook_endpoint w ON w.id = e.endpoint_id`,
       [
         batch.map((o) => o.claim.deliveryId),
         batch.map((o) => o.claim.attempt),
@@ -188,16 +224,31 @@ export class DeliveryOutcomes {
         ids.map((id) => (endpoints.get(id)!.healthy ? 'y' : 'n')),
         ids.map((id) => iso(endpoints.get(id)!.since)),
         ids.map((id) => (endpoints.get(id)!.reset ? 'y' : 'n')),
+        ids.map((id) => endpoints.get(id)!.failures),
+        iso(now),
+        this.config.webhooks.circuit.threshold,
+        this.config.webhooks.circuit.backoff,
       ],
     );
     const failingSince = new Map(
       rows.map((r) => [r.endpoint_id, r.failing_since === null ? null : new Date(r.failing_since)]),
     );
+    const openedUntil = new Map(
+      rows.map((r) => [r.endpoint_id, r.opened_until === null ? null : new Date(r.opened_until)]),
+    );
+    // The circuit's opening is told once per endpoint and batch (to the outcome that wakes the probe).
+    const closed = new Set(rows.filter((r) => r.closed).map((r) => r.endpoint_id));
+    const opening = (endpointId: string) => {
+      const until = openedUntil.get(endpointId) ?? null;
+      openedUntil.delete(endpointId);
+      return until;
+    };
     // Then, outcome by outcome: whether it disables its endpoint (once per endpoint).
     const disabled = new Map<string, string>();
     for (const o of batch) {
       if (o.next.state === 'succeeded') {
-        o.resolve({ disabled: null });
+        // Told once per endpoint and batch, to a success (the batch ends with one).
+        o.resolve({ disabled: null, circuitOpenUntil: null, circuitClosed: closed.delete(o.claim.endpointId) });
         continue;
       }
       let reason = o.next.disableEndpoint ?? null;
@@ -214,7 +265,11 @@ export class DeliveryOutcomes {
           continue;
         }
       }
-      o.resolve({ disabled: reason });
+      o.resolve({
+        disabled: reason,
+        circuitOpenUntil: reason ? null : opening(o.claim.endpointId),
+        circuitClosed: false,
+      });
     }
   }
   /** Disables an endpoint (if enabled) and fails its pending deliveries that are not in flight. */

@@ -224,6 +224,38 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     expect([first.length, second.length].sort()).toEqual([0, 1]);
   });
 
+  it('holds an endpoint whose circuit is open (no claim, not stranded); one probe at a time when half-open; the simulator’s claim goes through', async () => {
+    const { endpointId, due } = await endpointWithDeliveries(4, 300);
+    const now = new Date();
+    const setCircuit = (opened: number, until: Date | null) =>
+      dataSource.query(
+        `UPDATE webhook_endpoint SET circuit_opened = $2, circuit_open_until = $3, circuit_failures = $2 * 5 WHERE id = $1`,
+        [endpointId, opened, until],
+      );
+    await setCircuit(1, new Date(now.getTime() + 60_000));
+    expect(await store.claim({ endpointId, max: 4 }, now, prepare)).toEqual([]);
+    expect(await store.claim({ deliveryId: due[0] }, now, prepare)).toEqual([]);
+    expect(await store.peek(due[0], now)).toEqual({ endpointId, claimable: false });
+    const stranded = await store.stranded(new Date(now.getTime() + 10_000), new Date(now.getTime() + 10_000));
+    expect(stranded.filter((d) => d.endpointId === endpointId)).toEqual([]);
+    // The customer's own test (the simulator) is not held.
+    const tested = await store.claim({ deliveryId: due[0], circuit: false }, now, prepare);
+    expect(tested.map((c) => c.deliveryId)).toEqual([due[0]]);
+
+    // Half-open: one attempt in flight at most, the probe.
+    await setCircuit(1, new Date(now.getTime() - 1));
+    const later = new Date(now.getTime() + 1);
+    expect(await store.peek(due[1], later)).toEqual({ endpointId, claimable: false }); // the test send is in flight
+    await dataSource.query(`UPDATE delivery SET locked_until = NULL WHERE id = $1`, [due[0]]);
+    expect(await store.peek(due[1], later)).toEqual({ endpointId, claimable: true });
+    const probe = await store.claim({ endpointId, max: 4 }, later, prepare);
+    expect(probe).toHaveLength(1);
+    expect(await store.claim({ endpointId, max: 4 }, later, prepare)).toEqual([]);
+    // Closed: the endpoint's limit again.
+    await setCircuit(0, null);
+    expect(await store.claim({ endpointId, max: 4 }, later, prepare)).toHaveLength(3);
+  });
+
   it('claims nothing against an endpoint whose secret changed after its requests were signed', async () => {
     // A claim signs with the secret it read. Called with that secret after a rotation (as when
     // the rotation commits between the claim's read and its call), it claims nothing.
@@ -234,7 +266,7 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     ]);
     await query(`UPDATE webhook_endpoint SET secret = $2 WHERE id = $1`, [endpointId, newWebhookSecret()]);
     const [{ n }] = await query(
-      `SELECT count(*)::int AS n FROM claim_deliveries(now(), now() + interval '20 s', 4, ARRAY[$1], ARRAY[4], ARRAY[false], ARRAY['http://127.0.0.1:9/hook/2'], ARRAY[$2], ARRAY(SELECT id FROM delivery WHERE endpoint_id = $1), ARRAY(SELECT '{}' FROM delivery WHERE endpoint_id = $1), ARRAY[]::text[], false)`,
+      `SELECT count(*)::int AS n FROM claim_deliveries(now(), now() + interval '20 s', 4, ARRAY[$1], ARRAY[4], ARRAY[false], ARRAY['http://127.0.0.1:9/hook/2'], ARRAY[$2], ARRAY(SELECT id FROM delivery WHERE endpoint_id = $1), ARRAY(SELECT '{}' FROM delivery WHERE endpoint_id = $1), ARRAY[]::text[], false, ARRAY[true])`,
       [endpointId, before[0].secret],
     );
     expect(n).toBe(0);
@@ -253,7 +285,7 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
           [endpoints.slice(0, 2)],
         );
         await claimer.query(
-          `SELECT * FROM claim_deliveries(now(), now() + interval '20 s', 4, $1, ARRAY[0, 0], ARRAY[false, false], $2, $3, ARRAY[]::text[], ARRAY[]::text[], ARRAY[]::text[], false)`,
+          `SELECT * FROM claim_deliveries(now(), now() + interval '20 s', 4, $1, ARRAY[0, 0], ARRAY[false, false], $2, $3, ARRAY[]::text[], ARRAY[]::text[], ARRAY[]::text[], false, ARRAY[true])`,
           [secrets.map((s) => s.id), secrets.map((s) => s.url), secrets.map((s) => s.secret)],
         );
         // A publish inserts deliveries for both endpoints (each insert's foreign key takes a KEY SHARE lock on its endpoint).

@@ -55,7 +55,12 @@ export interface ClaimedDelivery {
  * claim for the endpoint is under way, claim nothing rather than wait for it (a worker that
  * still has requests in flight looks again when one is done).
  */
-export type DeliveryTarget = { deliveryId: string } | { endpointId: string; max: number; skipLocked?: boolean };
+export type DeliveryTarget =
+  | {
+      deliveryId: string;
+      /** false: ignore the endpoint's circuit (the simulator's send is a probe of its own). */ circuit?: boolean;
+    }
+  | { endpointId: string; max: number; skipLocked?: boolean };
 
 /** An endpoint as the claim reads it, with a delivery that may be claimed (or none). */
 interface CandidateRow {
@@ -115,7 +120,7 @@ const LEFTOVER_MS = 500;
 /** Candidates read per endpoint beyond a claim's own, in endpoint limits: enough for its next few claims. */
 const LEFTOVER_READ_AHEAD = 3;
 
-const CLAIM = `SELECT claimed_id, claimed_attempt, claimed_max_attempts FROM claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+const CLAIM = `SELECT claimed_id, claimed_attempt, claimed_max_attempts FROM claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
 
 /**
  * The claims of the delivery rows' state machine in SQL, shared by every worker (and the
@@ -342,6 +347,10 @@ export class DeliveryStore {
         candidates.map((c) => JSON.stringify(c.headers)),
         [...this.answered].filter(([, endpointId]) => claiming.has(endpointId)).map(([deliveryId]) => deliveryId),
         this.commitAsync,
+        toClaim.map((p) => {
+          const t = p.request.target;
+          return !('deliveryId' in t) || t.circuit !== false;
+        }),
       ],
     );
     const byId = new Map(claimed.map((r) => [r.claimed_id, r]));
@@ -386,18 +395,20 @@ export class DeliveryStore {
    * endpoint full. Null when the delivery is gone.
    */
   async peek(deliveryId: string, now: Date): Promise<{ endpointId: string; claimable: boolean } | null> {
-    const rows: Array<{ endpoint_id: string; due: boolean; inflight: number }> = await this.dataSource.query(
-      `SELECT d.endpoint_id,
+    const rows: Array<{ endpoint_id: string; due: boolean; inflight: number; open: boolean; failing: boolean }> =
+      await this.dataSource.query(
+        `SELECT d.endpoint_id,
               d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.locked_until IS NULL OR d.locked_until <= $2) AS due,
-              (SELECT count(*)::int FROM delivery x WHERE x.endpoint_id = d.endpoint_id AND x.state = 'pending' AND x.locked_until > $2) AS inflight
-       FROM delivery d WHERE d.id = $1`,
-      [deliveryId, now],
-    );
+              (SELECT count(*)::int FROM delivery x WHERE x.endpoint_id = d.endpoint_id AND x.state = 'pending' AND x.locked_until > $2) AS inflight,
+              coalesce(w.circuit_open_until > $2, false) AS open, w.circuit_failures > 0 AS failing
+       FROM delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id WHERE d.id = $1`,
+        [deliveryId, now],
+      );
     if (rows.length === 0) return null;
-    return {
-      endpointId: rows[0].endpoint_id,
-      claimable: rows[0].due && rows[0].inflight < this.config.webhooks.endpointConcurrency,
-    };
+    const r = rows[0];
+    // An open circuit holds the endpoint's deliveries; a failing endpoint (half-open included) gets one at a time.
+    const limit = r.failing ? 1 : this.config.webhooks.endpointConcurrency;
+    return { endpointId: r.endpoint_id, claimable: r.due && !r.open && r.inflight < limit };
   }
 
   /** The endpoint's oldest due delivery not in flight, to wake another worker for it. */
@@ -411,9 +422,26 @@ export class DeliveryStore {
   }
 
   /**
+   * The endpoint's oldest pending delivery not in flight, and when it is due: the one to wake
+   * for the probe once the endpoint's circuit is half-open.
+   */
+  async oldestPending(endpointId: string, now: Date): Promise<{ id: string; attempt: number; dueAt: Date } | null> {
+    const rows: Array<{ id: string; attempt_count: number; next_attempt_at: Date | string }> =
+      await this.dataSource.query(
+        `SELECT id, attempt_count, next_attempt_at FROM delivery WHERE endpoint_id = $1 AND state = 'pending' AND (locked_until IS NULL OR locked_until <= $2)
+       ORDER BY next_attempt_at, id LIMIT 1`,
+        [endpointId, now],
+      );
+    return rows.length
+      ? { id: rows[0].id, attempt: rows[0].attempt_count, dueAt: new Date(rows[0].next_attempt_at) }
+      : null;
+  }
+
+  /**
    * Due deliveries that no one holds, due since before `dueBefore`: the ones no queue may be
    * holding any more. At most WEBHOOK_ENDPOINT_CONCURRENCY per endpoint (more could not run
-   * at once anyway; whoever runs one carries on with the endpoint's others).
+   * at once anyway; whoever runs one carries on with the endpoint's others). None of an
+   * endpoint whose circuit is open: they are held, not stranded.
    */
   async stranded(
     now: Date,
@@ -422,9 +450,10 @@ export class DeliveryStore {
   ): Promise<Array<{ id: string; attempt: number; endpointId: string }>> {
     const rows: Array<{ id: string; attempt_count: number; endpoint_id: string }> = await this.dataSource.query(
       `SELECT id, attempt_count, endpoint_id FROM (
-         SELECT id, attempt_count, endpoint_id, next_attempt_at, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rank
-         FROM delivery
-         WHERE state = 'pending' AND next_attempt_at <= $2 AND (locked_until IS NULL OR locked_until <= $1)
+         SELECT d.id, d.attempt_count, d.endpoint_id, d.next_attempt_at, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS rank
+         FROM delivery d JOIN webhook_endpoint w ON w.id = d.endpoint_id
+         WHERE d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.locked_until IS NULL OR d.locked_until <= $1)
+           AND (w.circuit_open_until IS NULL OR w.circuit_open_until <= $1)
        ) due WHERE rank <= $3 ORDER BY next_attempt_at LIMIT $4`,
       [now, dueBefore, this.config.webhooks.endpointConcurrency, limit],
     );

@@ -9,12 +9,12 @@ import { DeliveryProcessor } from './delivery.processor';
 
 /**
  * The wake of an event sent to several endpoints: one job on the queue (through its payload
- * check), and the worker looks at every delivery of it — each endpoint's drain starts from
- * its own delivery. The deliverer here only notes what it is asked to look at and finds
+ * check), and the worker claims for the endpoint of every delivery of it — each endpoint's
+ * drain starts there. The deliverer here only notes what it is asked to claim for and finds
  * nothing to claim; the claims themselves are DeliveryStore's (delivery-store.spec.ts).
  */
 describe('DeliveryProcessor waking an event’s deliveries', () => {
-  it('takes one job for an event to three endpoints and looks at each of its three deliveries', async () => {
+  it('takes one job for an event to three endpoints and claims for each of their endpoints', async () => {
     const jobs = new InProcessJobQueue();
     const added: unknown[] = [];
     const add = jobs.add.bind(jobs);
@@ -24,9 +24,12 @@ describe('DeliveryProcessor waking an event’s deliveries', () => {
     }) as typeof jobs.add;
     const looked: string[] = [];
     const deliverer = {
-      peek: async (deliveryId: string) => {
-        looked.push(deliveryId);
-        return null;
+      peek: async () => {
+        throw new Error('a wake that names its endpoint needs no look');
+      },
+      claim: async (target: { endpointId: string }) => {
+        looked.push(target.endpointId);
+        return [];
       },
     } as unknown as Deliverer;
     const config = AppConfig.fromEnv({}, 'worker');
@@ -52,6 +55,6 @@ describe('DeliveryProcessor waking an event’s deliveries', () => {
     await jobs.drain();
 
     expect(added).toHaveLength(1);
-    expect(looked.sort()).toEqual(deliveries.map((d) => d.id).sort());
+    expect(looked.sort()).toEqual(deliveries.map((d) => d.endpointId).sort());
   });
 });

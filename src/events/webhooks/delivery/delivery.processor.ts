@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../../platform/clock';
 import { AppConfig } from '../../../platform/config/app-config';
 import { JobProcessor, JobQueue } from '../../../platform/jobs/job-queue';
@@ -14,6 +14,45 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** How much one job sends for an endpoint before yielding to the jobs queued behind it. */
 const DRAIN_BUDGET = { deliveries: 100, ms: 10_000 };
+
+/**
+ * The worker's request slots (WEBHOOK_WORKER_CONCURRENCY): a request holds one until it is
+ * answered or times out. Drains take what is free; a wake-up that needs one waits for it.
+ */
+class RequestSlots {
+  private used = 0;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  /** Takes up to n free slots; how many. */
+  take(n: number): number {
+    const taken = Math.max(0, Math.min(n, this.size - this.used));
+    this.used += taken;
+    return taken;
+  }
+
+  /** Slots free now. */
+  get free(): number {
+    return this.size - this.used;
+  }
+
+  /** Whether fewer than half are free. */
+  get scarce(): boolean {
+    return this.free < this.size / 2;
+  }
+
+  release(n = 1): void {
+    this.used -= n;
+    this.waiters.splice(0).forEach((w) => w());
+  }
+
+  /** Resolves when a slot is released (or at once if one is free). */
+  freed(): Promise<void> {
+    if (this.used < this.size) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
 
 /** An endpoint this process is draining: wake-ups for it only ask the drain to look again. */
 interface Drain {
@@ -34,11 +73,23 @@ interface Drain {
  * across every worker — and claiming several at once when several slots are free. After a
  * bounded while it hands the rest to a new job at the back of the queue, so other endpoints
  * get their turn. Worker only.
+ *
+ * A job only starts the drain: it ends once the drain's first claim is made, and the drain
+ * goes on without it. A job slot is never held by a request, so an endpoint that hangs holds
+ * its own endpoint slots and the worker's request slots they take (WEBHOOK_WORKER_CONCURRENCY),
+ * never the queue's. A wake-up waits for a free request slot only when the worker has none
+ * (the queue's natural back-pressure); one whose endpoint is full or whose circuit is open
+ * costs a look and is dropped — the endpoint's drain, the probe's wake or the sweeper has it.
  */
 @Injectable()
-export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProcessor<DeliveryJob> {
+export class DeliveryProcessor
+  implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown, JobProcessor<DeliveryJob>
+{
   private readonly logger = new Logger(DeliveryProcessor.name);
   private readonly draining = new Map<string, Drain>();
+  /** Drains running apart from the jobs that started them. */
+  private readonly drains = new Set<Promise<void>>();
+  private readonly slots: RequestSlots;
   private stopping = false;
 
   constructor(
@@ -47,7 +98,9 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
     private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.slots = new RequestSlots(config.webhooks.workerConcurrency);
+  }
 
   onModuleInit(): void {
     this.jobs.process(DELIVERY_QUEUE, this);
@@ -56,6 +109,12 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
   /** Shutdown: finish the attempts in hand, claim no more (the sweeper wakes them after a restart). */
   onModuleDestroy(): void {
     this.stopping = true;
+    this.draining.forEach((d) => d.signal?.());
+  }
+
+  /** Waits for the drains' attempts and outcomes (before the outbound client and the database close). */
+  async beforeApplicationShutdown(): Promise<void> {
+    while (this.drains.size > 0) await Promise.allSettled([...this.drains]);
   }
 
   async process(job: DeliveryJob): Promise<void> {
@@ -69,24 +128,50 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
   private async wakeOne(job: { deliveryId: string; endpointId?: string }): Promise<void> {
     if (this.stopping) return;
     if (job.endpointId && this.poke(job.endpointId)) return;
-    const look = await this.deliverer.peek(job.deliveryId);
-    if (!look?.claimable || this.poke(look.endpointId)) return;
+    // A wake that names its endpoint goes straight to the endpoint's claim, which is batched
+    // with every other claim of this process and costs one read when nothing is due; an older
+    // job that does not name it is looked up first.
+    let endpointId = job.endpointId;
+    if (!endpointId) {
+      const look = await this.deliverer.peek(job.deliveryId);
+      if (!look?.claimable) return;
+      endpointId = look.endpointId;
+    }
+    if (this.poke(endpointId)) return;
+    // Request slots of this worker for the first claim: the job waits for one when all are
+    // taken. When they are scarce, one: most wakes find one delivery due, and slots held
+    // through a claim's round trip for deliveries that are not there are kept from the others.
+    let taken: number;
+    const want = () => (this.slots.scarce ? 1 : this.config.webhooks.endpointConcurrency);
+    while ((taken = this.slots.take(want())) === 0) {
+      await this.slots.freed();
+      if (this.stopping) return;
+    }
+    if (this.poke(endpointId)) return this.slots.release(taken);
     // From here on this process drains the endpoint: registered before the claim's await, so
     // that wake-ups arriving meanwhile are folded into this drain.
     const drain: Drain = { poked: false };
-    this.draining.set(look.endpointId, drain);
-    let first: ClaimedDelivery[];
+    this.draining.set(endpointId, drain);
+    let first: ClaimedDelivery[] = [];
     try {
-      first = await this.deliverer.claim({ deliveryId: job.deliveryId });
+      // The endpoint's oldest due deliveries: the woken one among them, or taken already.
+      first = await this.deliverer.claim({ endpointId, max: taken });
     } catch (err) {
-      this.draining.delete(look.endpointId); // the wake-ups folded in meanwhile are the sweeper's now
+      this.draining.delete(endpointId); // the wake-ups folded in meanwhile are the sweeper's now
       throw err;
+    } finally {
+      if (taken > first.length) this.slots.release(taken - first.length);
     }
     if (first.length === 0 && !drain.poked) {
-      this.draining.delete(look.endpointId);
+      this.draining.delete(endpointId);
       return;
     }
-    await this.drain(look.endpointId, drain, first);
+    // The drain goes on without the job (see the class comment).
+    const id = endpointId;
+    const running: Promise<void> = this.drain(id, drain, first)
+      .catch((err: Error) => this.logger.error(`drain of endpoint ${id} failed: ${err.message}`))
+      .finally(() => this.drains.delete(running));
+    this.drains.add(running);
   }
 
   /** Tells this process's drain of the endpoint, if any, to look again; whether there was one. */
@@ -103,9 +188,11 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
     // next request may already be on its way. The drain ends once every outcome is written.
     const running = new Set<Promise<unknown>>();
     const recording = new Set<Promise<unknown>>();
+    // Each claim holds a worker slot, taken before the claim, until its request is answered.
     const track = (claim: ClaimedDelivery) => {
       let answered!: () => void;
       const slot = new Promise<void>((resolve) => (answered = resolve));
+      void slot.then(() => this.slots.release());
       const run: Promise<unknown> = this.deliverer
         .run(claim, answered)
         .catch((err: Error) => this.logger.error(`delivery attempt failed: ${err.message}`))
@@ -125,24 +212,47 @@ export class DeliveryProcessor implements OnModuleInit, OnModuleDestroy, JobProc
     // wake-up says something new is due, or when the requests in hand are done (a final look).
     // After a full claim, more is presumably due: claim again as soon as a slot is free.
     let short = false;
+    /** The last look found the endpoint's slots free but none of the worker's. */
+    let starved = false;
     try {
       for (;;) {
-        const free = this.config.webhooks.endpointConcurrency - running.size;
-        if (!this.stopping && !exhausted && free > 0 && (!short || drain.poked || running.size === 0)) {
+        const wanted = this.config.webhooks.endpointConcurrency - running.size;
+        if (!this.stopping && !exhausted && wanted > 0 && (!short || drain.poked || running.size === 0)) {
           if (sent >= DRAIN_BUDGET.deliveries || Date.now() > until) exhausted = true;
           else {
-            drain.poked = false;
-            // With requests in flight, never queue behind another claim for the endpoint.
-            const claims = await this.deliverer.claim({ endpointId, max: free, skipLocked: running.size > 0 });
-            for (const c of claims) track(c);
-            sent += claims.length;
-            short = claims.length < free;
-            if (claims.length === 0 && running.size === 0 && !drain.poked) break;
-            continue;
+            const free = this.slots.take(wanted);
+            if (free > 0) {
+              drain.poked = false;
+              // With requests in flight, never queue behind another claim for the endpoint.
+              let claims: ClaimedDelivery[] = [];
+              try {
+                claims = await this.deliverer.claim({ endpointId, max: free, skipLocked: running.size > 0 });
+              } finally {
+                // The slots taken for deliveries the claim did not get.
+                if (free > claims.length) this.slots.release(free - claims.length);
+              }
+              for (const c of claims) track(c);
+              sent += claims.length;
+              short = claims.length < free;
+              if (claims.length === 0 && running.size === 0 && !drain.poked) break;
+              continue;
+            }
+            // Every request slot of the worker is taken: wait for one, as for the endpoint's own.
+            starved = true;
+            if (running.size === 0) {
+              await this.slots.freed();
+              starved = false;
+              continue;
+            }
           }
         }
         if (running.size === 0) break;
-        await Promise.race([...running, new Promise<void>((resolve) => (drain.signal = resolve))]);
+        await Promise.race([
+          ...running,
+          new Promise<void>((resolve) => (drain.signal = resolve)),
+          ...(starved ? [this.slots.freed()] : []),
+        ]);
+        starved = false;
         drain.signal = undefined;
         // Let every answer that came in the same turn free its slot, and claim for all of them at once.
         await nextTurn();
