@@ -91,15 +91,14 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // The plain GET /registers, the most frequent request, answered once counted (RegisterListResponse).
   const registerList = app.get(RegisterListResponse);
   const answerRegisterList: Middleware = (req, res, next) => registerList.answer(req, res, next);
-  // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with the small one.
-  express.use(
-    byPathPrefix([
-      ['/api/public/v1', [publicCors, countRequest, requireJsonAnswer, answerRegisterList]],
-      ['/api/public', [publicCors]],
-      ['/api/v1/watches/bulk', [accountCors, requireJsonAnswer, requireJsonBody, parseJsonBody(WATCHES_BULK_MAX_BODY)]],
-      ['/api/v1', [accountCors, requireJsonAnswer, requireJsonBody, parseJsonBody()]],
-    ]),
-  );
+  // Express layers mounted on path prefixes (matched without regard to case, like the routes).
+  express.use('/api/public', publicCors);
+  express.use('/api/public/v1', countRequest, requireJsonAnswer, answerRegisterList);
+  express.use('/api/v1', accountCors, requireJsonAnswer, requireJsonBody);
+  // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with
+  // the small one (a body already read is not read again).
+  express.use('/api/v1/watches/bulk', parseJsonBody(WATCHES_BULK_MAX_BODY));
+  express.use('/api/v1', parseJsonBody());
   // No global ValidationPipe: every input is read as `unknown` and checked by its controller's
   // zod schema (core/validation/zod-input.ts), so the pipe validated nothing — it only loaded
   // class-validator and class-transformer at boot (about 230 ms of a cold start) and ran on
@@ -153,35 +152,6 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
 }
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
-
-/**
- * One middleware for several path prefixes, each with its chain of middleware (the first
- * prefix a request's path is under wins), rather than one Express layer per prefix and
- * middleware: Express tries every layer of its stack in turn, ahead of the routes, on every
- * request. A path is under a prefix as Express mounts one: the same segments, compared
- * without regard to case (Express routes that way by default), on the decoded-nothing
- * pathname Express routes by (`req.path`, so also for an absolute-form request target).
- */
-export function byPathPrefix(table: Array<[prefix: string, chain: Middleware[]]>): Middleware {
-  return (req, res, next) => {
-    const path = req.path;
-    const entry = table.find(([prefix]) => isUnder(path, prefix));
-    if (!entry) return next();
-    const chain = entry[1];
-    let i = 0;
-    const step = (err?: unknown): void => {
-      if (err !== undefined || i === chain.length) return next(err);
-      chain[i++](req, res, step);
-    };
-    step();
-  };
-}
-
-function isUnder(path: string, prefix: string): boolean {
-  if (path.length < prefix.length || (path.length > prefix.length && path.charCodeAt(prefix.length) !== 0x2f))
-    return false;
-  return path.startsWith(prefix) || path.slice(0, prefix.length).toLowerCase() === prefix;
-}
 
 /**
  * The cors middleware for an origin of '*' without credentials, its answer to every request

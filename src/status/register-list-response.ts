@@ -26,7 +26,7 @@ export class RegisterListResponse {
     // A query, or a conditional request (Express's send answers those with its 304): the route's.
     const plain =
       (req.method === 'GET' || req.method === 'HEAD') &&
-      req.path === REGISTERS_PATH &&
+      req.baseUrl + req.path === REGISTERS_PATH &&
       !req.url.includes('?') &&
       req.headers['if-none-match'] === undefined &&
       req.headers['if-modified-since'] === undefined;
