@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import cors, { type CorsOptions } from 'cors';
+import cors from 'cors';
 import { json as jsonBody, type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '../platform/config/app-config';
@@ -54,7 +54,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     inLane(/^\/(api\/public|health)(\/|$)/i.test(req.path) ? 'public' : 'request', () => withRequestOrigin(req, next)),
   );
   // The read API is open to any origin, without credentials; browsers may read the rate-limit headers.
-  const publicCors = openCors({
+  const publicCors = cors({
     origin: '*',
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
@@ -71,7 +71,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   });
   // The account API: browser code may call it from any origin with the key in a header,
   // never with cookies. Its bodies are JSON, read here (the app runs without a global parser).
-  const accountCors = openCors({
+  const accountCors = cors({
     origin: '*',
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -152,24 +152,6 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
 }
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
-
-/**
- * The cors middleware for an origin of '*' without credentials, its answer to every request
- * but a preflight made once: cors itself copies its options and joins the exposed headers
- * again for each request. A preflight (OPTIONS) still goes to cors.
- */
-function openCors(
-  options: CorsOptions & { origin: '*'; credentials: false; exposedHeaders: string[] },
-): (req: Request, res: Response, next: NextFunction) => void {
-  const preflight = cors(options);
-  const exposed = options.exposedHeaders.join(',');
-  return (req, res, next) => {
-    if (req.method === 'OPTIONS') return preflight(req, res, next);
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', exposed);
-    next();
-  };
-}
 
 /**
  * The API answers in JSON only: a request whose Accept rules JSON out is a 406 (the error
