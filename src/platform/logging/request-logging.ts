@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import pino, { type Logger as Pino } from 'pino';
+import type { Logger as Pino } from 'pino';
 import { Store, storage } from 'nestjs-pino/storage';
 import { assignRequestId } from './request-id';
 
@@ -43,7 +43,6 @@ class LazyRequestStore {
 export function requestLogging(
   root: Pino,
 ): (req: IncomingMessage & { id?: unknown; originalUrl?: string }, res: ServerResponse, next: () => void) => void {
-  const completed = completedLine(root);
   return (req, res, next) => {
     const id = assignRequestId(req, res);
     const url = req.originalUrl ?? req.url ?? '';
@@ -67,31 +66,10 @@ export function requestLogging(
               'request errored',
             );
         } else if (root.isLevelEnabled('info')) {
-          completed(bindings.req, statusCode, responseTime);
+          root.info({ ...bindings, res: { statusCode }, responseTime }, 'request completed');
         }
       });
     }
     storage.run(new LazyRequestStore(root, bindings) as unknown as Store, next);
-  };
-}
-
-/**
- * Writes the "request completed" line, the one line of almost every request, as the very
- * string `root.info({ req, res: { statusCode }, responseTime }, 'request completed')` writes —
- * level, time, the root's bindings, the fields, the message — but put together here: pino's
- * general path (serializers, redaction of paths this line never has) cost more than the rest
- * of the line's work. The root's own options for these lines are pino's defaults (numeric
- * level, epoch-millisecond time, `msg`), which logging.module.ts keeps.
- */
-function completedLine(root: Pino): (req: RequestBindings, statusCode: number, responseTime: number) => void {
-  const stream = (root as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym];
-  const prefix = `{"level":${pino.levels.values.info},"time":`;
-  return (req, statusCode, responseTime) => {
-    // Node's parser always gives a method; pino would leave an undefined one out.
-    if (req.method === undefined) return root.info({ req, res: { statusCode }, responseTime }, 'request completed');
-    const bindings = (root as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
-    stream.write(
-      `${prefix}${Date.now()}${bindings},"req":{"id":${JSON.stringify(req.id)},"method":${JSON.stringify(req.method)},"path":${JSON.stringify(req.path)}},"res":{"statusCode":${statusCode}},"responseTime":${responseTime},"msg":"request completed"}\n`,
-    );
   };
 }
