@@ -3,36 +3,6 @@ import type { Logger as Pino } from 'pino';
 import { Store, storage } from 'nestjs-pino/storage';
 import { assignRequestId } from './request-id';
 
-/** What a request's log lines say of it. */
-interface RequestBindings {
-  id: string;
-  method: string | undefined;
-  path: string;
-}
-
-/**
- * nestjs-pino's per-request store (the shape of its Store) whose logger — the root's child
- * bound to the request — is made on first use: most requests log nothing but their completion
- * line, which needs no child.
- */
-class LazyRequestStore {
-  private child?: Pino;
-
-  constructor(
-    private readonly root: Pino,
-    private readonly bindings: { req: RequestBindings },
-  ) {}
-
-  get logger(): Pino {
-    return (this.child ??= this.root.child(this.bindings));
-  }
-
-  set logger(logger: Pino) {
-    // PinoLogger.assign() replaces the request's logger with a child of it.
-    this.child = logger;
-  }
-}
-
 /**
  * Runs first for every request: gives it its id (request-id.ts), makes the request's logger
  * what Nest's Logger writes through while the request is handled (so those lines carry
@@ -70,6 +40,6 @@ export function requestLogging(
         }
       });
     }
-    storage.run(new LazyRequestStore(root, bindings) as unknown as Store, next);
+    storage.run(new Store(root.child(bindings)), next);
   };
 }
