@@ -100,9 +100,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   express.use('/api/v1/watches/bulk', parseJsonBody(WATCHES_BULK_MAX_BODY));
   express.use('/api/v1', parseJsonBody());
   // No global ValidationPipe: every input is read as `unknown` and checked by its controller's
-  // zod schema (core/validation/zod-input.ts), so the pipe validated nothing — it only loaded
-  // class-validator and class-transformer at boot (about 230 ms of a cold start) and ran on
-  // every parameter of every request.
+  // zod schema (platform/validation), so the pipe would validate nothing.
   app.enableShutdownHooks();
 
   const openApi = app.get(OpenApiDocument);
