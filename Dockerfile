@@ -25,4 +25,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # The same V8 setting as `npm start` (see README, "Memory").
-CMD ["node", "--expose-gc", "dist/main.js"]
+CMD ["node", "dist/main.js"]

@@ -11,8 +11,7 @@
  *   instead of 30 bytes over loopback;
  * - cold start of `npm start` (fresh DATA_DIR: PGlite created, migrations applied) and warm
  *   start (existing DATA_DIR) to the first 200 of /api/public/v1/registers;
- * - RSS of the idle api process: 5 s after it listens, and settled, 12 s after (once the boot's
- *   second collection gave the young generation back).
+ * - RSS of the idle api process: 5 s after it listens, and settled, 12 s after.
  * - the same CPU ratio with /registers and the 30-byte bare handler loaded at the same time,
  *   round after round: the machine's load drifts (a shared machine's CPU per request moves by a
  *   third from minute to minute), and loaded side by side both sides get the same drift, so
@@ -76,12 +75,9 @@ async function measured(pid, title, url, connections) {
 
 /** When the idle RSS is read after the api listens: booted (first probes done), and settled. */
 const BOOTED_AFTER_MS = 5_000;
-/** After the boot's two collections (src/platform/memory/boot-garbage.ts, compiled), the second of which gives the young generation back. */
+/** Settled: 12 s after listening, the boot's work long done. */
 function settledAfterMs() {
-  const { BOOT_GARBAGE_DELAY_MS, YOUNG_GENERATION_SHRINK_DELAY_MS } = require(
-    join(ROOT, 'dist/platform/memory/boot-garbage.js'),
-  );
-  return BOOT_GARBAGE_DELAY_MS + YOUNG_GENERATION_SHRINK_DELAY_MS + 3_000;
+  return 12_000;
 }
 
 /** Time from `npm start` to the first 200 of /registers. */

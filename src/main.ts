@@ -7,7 +7,6 @@ import { holdDataDir, bootFailure } from './app/boot-failure';
 import { loadConfig } from './app/config';
 import type { Role } from './platform/config/app-config';
 import { configureHttpApp } from './app/http-app';
-import { collectBootGarbage } from './platform/memory/boot-garbage';
 
 /**
  * `npm start`: the all-in-one process (HTTP, jobs and schedules) — on the embedded default
@@ -26,7 +25,6 @@ async function bootstrap(): Promise<void> {
   configureHttpApp(app, config);
   await app.listen(config.port, config.host);
   app.get(PublicAddress).listeningOn((app.getHttpServer().address() as AddressInfo).port);
-  collectBootGarbage();
 }
 
 bootstrap().catch((err: Error) => {

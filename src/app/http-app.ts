@@ -22,6 +22,9 @@ import { applyServerLimits } from '../platform/http/http-server-limits';
 import { PROBLEM_CODES, PROBLEMS } from '../platform/errors/problem-catalog';
 import { RegisterListResponse } from '../status/register-list-response';
 
+/** The MCP endpoint's path (with or without a slash, any query), as the router matches it: without regard to case. */
+const MCP_PATH = /^\/api\/public\/v1\/mcp\/?(\?|$)/i;
+
 /** Headers browser code may read from our responses. */
 export const EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
@@ -57,8 +60,10 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   express.use((req: Request, _res: Response, next: NextFunction) =>
     inLane(/^\/(api\/public|health)(\/|$)/i.test(req.path) ? 'public' : 'request', () => withRequestOrigin(req, next)),
   );
-  // The read API is open to any origin, without credentials; browsers may read the rate-limit headers.
-  const publicCors = openCors({
+  // The read API is open to any origin, without credentials; browsers may read the rate-limit
+  // headers. The MCP endpoint also takes the optional API key of its account tools (and shows the
+  // challenge of a refused one).
+  const readCors: CorsOptions = {
     origin: '*',
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
@@ -72,27 +77,16 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     ],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 86_400,
-  });
-  // The MCP endpoint as the read API, plus the optional API key of its account tools (and the challenge of a refused one).
-  const mcpCors = openCors({
-    origin: '*',
-    credentials: false,
-    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-    allowedHeaders: [
-      'Content-Type',
-      'Accept',
-      'Authorization',
-      'MCP-Protocol-Version',
-      'Mcp-Session-Id',
-      'Last-Event-ID',
-      'X-Request-Id',
-    ],
+  };
+  const mcpCors: CorsOptions = {
+    ...readCors,
+    allowedHeaders: [...(readCors.allowedHeaders as string[]), 'Authorization'],
     exposedHeaders: [...EXPOSED_HEADERS, 'WWW-Authenticate'],
-    maxAge: 86_400,
-  });
+  };
+  const publicCors = cors((req, done) => done(null, MCP_PATH.test((req as Request).originalUrl) ? mcpCors : readCors));
   // The account API: browser code may call it from any origin with the key in a header,
   // never with cookies. Its bodies are JSON, read here (the app runs without a global parser).
-  const accountCors = openCors({
+  const accountCors = cors({
     origin: '*',
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -112,20 +106,16 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // The plain GET /registers, the most frequent request, answered once counted (RegisterListResponse).
   const registerList = app.get(RegisterListResponse);
   const answerRegisterList: Middleware = (req, res, next) => registerList.answer(req, res, next);
-  // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with the small one.
-  express.use(
-    byPathPrefix([
-      ['/api/public/v1/mcp', [mcpCors, countRequest, requireJsonAnswer]],
-      ['/api/public/v1', [publicCors, countRequest, requireJsonAnswer, answerRegisterList]],
-      ['/api/public', [publicCors]],
-      ['/api/v1/watches/bulk', [accountCors, requireJsonAnswer, requireJsonBody, parseJsonBody(WATCHES_BULK_MAX_BODY)]],
-      ['/api/v1', [accountCors, requireJsonAnswer, requireJsonBody, parseJsonBody()]],
-    ]),
-  );
+  // Express layers mounted on path prefixes (matched without regard to case, like the routes).
+  express.use('/api/public', publicCors);
+  express.use('/api/public/v1', countRequest, requireJsonAnswer, answerRegisterList);
+  express.use('/api/v1', accountCors, requireJsonAnswer, requireJsonBody);
+  // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with
+  // the small one (a body already read is not read again).
+  express.use('/api/v1/watches/bulk', parseJsonBody(WATCHES_BULK_MAX_BODY));
+  express.use('/api/v1', parseJsonBody());
   // No global ValidationPipe: every input is read as `unknown` and checked by its controller's
-  // zod schema (core/validation/zod-input.ts), so the pipe validated nothing — it only loaded
-  // class-validator and class-transformer at boot (about 230 ms of a cold start) and ran on
-  // every parameter of every request.
+  // zod schema (platform/validation), so the pipe would validate nothing.
   app.enableShutdownHooks();
 
   const openApi = app.get(OpenApiDocument);
@@ -175,53 +165,6 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
 }
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
-
-/**
- * One middleware for several path prefixes, each with its chain of middleware (the first
- * prefix a request's path is under wins), rather than one Express layer per prefix and
- * middleware: Express tries every layer of its stack in turn, ahead of the routes, on every
- * request. A path is under a prefix as Express mounts one: the same segments, compared
- * without regard to case (Express routes that way by default), on the decoded-nothing
- * pathname Express routes by (`req.path`, so also for an absolute-form request target).
- */
-export function byPathPrefix(table: Array<[prefix: string, chain: Middleware[]]>): Middleware {
-  return (req, res, next) => {
-    const path = req.path;
-    const entry = table.find(([prefix]) => isUnder(path, prefix));
-    if (!entry) return next();
-    const chain = entry[1];
-    let i = 0;
-    const step = (err?: unknown): void => {
-      if (err !== undefined || i === chain.length) return next(err);
-      chain[i++](req, res, step);
-    };
-    step();
-  };
-}
-
-function isUnder(path: string, prefix: string): boolean {
-  if (path.length < prefix.length || (path.length > prefix.length && path.charCodeAt(prefix.length) !== 0x2f))
-    return false;
-  return path.startsWith(prefix) || path.slice(0, prefix.length).toLowerCase() === prefix;
-}
-
-/**
- * The cors middleware for an origin of '*' without credentials, its answer to every request
- * but a preflight made once: cors itself copies its options and joins the exposed headers
- * again for each request. A preflight (OPTIONS) still goes to cors.
- */
-function openCors(
-  options: CorsOptions & { origin: '*'; credentials: false; exposedHeaders: string[] },
-): (req: Request, res: Response, next: NextFunction) => void {
-  const preflight = cors(options);
-  const exposed = options.exposedHeaders.join(',');
-  return (req, res, next) => {
-    if (req.method === 'OPTIONS') return preflight(req, res, next);
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', exposed);
-    next();
-  };
-}
 
 /**
  * The API answers in JSON only: a request whose Accept rules JSON out is a 406 (the error

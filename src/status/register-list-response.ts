@@ -7,13 +7,9 @@ const REGISTERS_PATH = '/api/public/v1/registers';
 
 /**
  * The unfiltered register list as a response: its bytes and ETag, made once per change of the
- * list. Also the answer to the most frequent request there is — GET (or HEAD)
- * /api/public/v1/registers without a query or a condition — ahead of the router while the
- * register statuses are fresh: http-app.ts calls `answer` after the request's log line, CORS and
- * rate limit, as for every /api/public/v1 request. The router's walk to the route and Nest's
- * dispatch (its execution context, the handler's promises) cost about a fifth of that
- * request's CPU. Anything else — another spelling of the path, a query, a condition, statuses
- * to read again — goes on to RegistersController, which also documents the endpoint.
+ * list. `answer` serves the plain GET (or HEAD) /registers, the most frequent request, ahead of
+ * Nest's router (http-app.ts, after the log line, CORS and rate limit), as measured in
+ * docs/benchmarks.md ("The ordinary path"). Anything else goes on to RegistersController.
  */
 @Injectable()
 export class RegisterListResponse {
@@ -26,7 +22,7 @@ export class RegisterListResponse {
     // A query, or a conditional request (Express's send answers those with its 304): the route's.
     const plain =
       (req.method === 'GET' || req.method === 'HEAD') &&
-      req.path === REGISTERS_PATH &&
+      req.baseUrl + req.path === REGISTERS_PATH &&
       !req.url.includes('?') &&
       req.headers['if-none-match'] === undefined &&
       req.headers['if-modified-since'] === undefined;

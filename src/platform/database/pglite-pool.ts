@@ -62,9 +62,7 @@ export const PGLITE_CHECKPOINTS: CheckpointPolicy = { everyMs: 5_000, walBytes: 
 
 /**
  * PGlite's WASM Postgres compiled by V8's baseline compiler only: the optimising tier would
- * compile the whole module again in the background, which costs about 70 MB of resident
- * memory and seconds of CPU for no gain on the small queries of an embedded database.
- * Only WebAssembly compiled afterwards is concerned (nothing else in the service is WASM).
+ * compile the whole module again, costing memory and start time (docs/benchmarks.md).
  */
 let baselineOnly = false;
 function compileWasmBaselineOnly(): void {

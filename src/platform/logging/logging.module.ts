@@ -30,17 +30,10 @@ export class LoggingModule {
   }
 }
 
-/**
- * What pino-http made of the same options: the same serializers (wrapped the same way),
- * redaction and base. Lines go to stdout asynchronously: pino's default (a synchronous write
- * per line) made one write system call per request, the largest single cost of a request
- * beyond Node's own; asynchronous, a line written while a write is under way joins the next
- * one, so a busy process writes its lines in batches while a quiet one still writes each at
- * once. pino flushes what is left synchronously when the process exits.
- */
+/** What pino-http made of the same options: the same serializers (wrapped the same way), redaction and base. */
 export function rootLogger(
   config: Pick<AppConfig, 'logLevel' | 'role'>,
-  destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false }),
+  destination: pino.DestinationStream = pino.destination(1),
 ): Pino {
   const std = pino.stdSerializers;
   return pino(
