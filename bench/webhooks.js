@@ -216,6 +216,7 @@ async function main() {
     MIGRATE_ON_BOOT: 'false',
     WEBHOOK_TARGET_ALLOWLIST: '127.0.0.1/32',
     WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
+    WEBHOOK_SECRETS_KEY: process.env.WEBHOOK_SECRETS_KEY ?? require('./lib').BENCH_SECRETS_KEY,
     LOG_LEVEL: 'warn',
   };
   let receiver;
@@ -238,14 +239,25 @@ async function main() {
     const { BullJobQueue } = require(join(ROOT, 'dist/platform/jobs/bull-job-queue.js'));
     const { DeliveryQueue } = require(join(ROOT, 'dist/events/webhooks/delivery/delivery-queue.service.js'));
     const { EventPublisher } = require(join(ROOT, 'dist/events/webhooks/events/event-publisher.service.js'));
+    const { DeliveryLogStore } = require(join(ROOT, 'dist/events/webhooks/delivery/delivery-log-store.js'));
+    const { EventStore } = require(join(ROOT, 'dist/events/webhooks/events/event-store.js'));
+    const { EndpointStore } = require(join(ROOT, 'dist/events/webhooks/endpoints/endpoint-store.js'));
+    const { AccountGate } = require(join(ROOT, 'dist/events/accounts/account-gate.service.js'));
+    const { AccountStore } = require(join(ROOT, 'dist/events/accounts/account-store.js'));
+    const { SecretBox, parseSecretsKey } = require(join(ROOT, 'dist/platform/crypto/secret-box.js'));
     const { Clock } = require(join(ROOT, 'dist/platform/clock.js'));
     const { newWebhookSecret } = require(join(ROOT, 'dist/events/webhooks/signing/standard-webhooks.js'));
     const { randomId } = require(join(ROOT, 'dist/platform/ids.js'));
     const config = AppConfig.fromEnv(env, 'worker');
     dataSource = await new DataSource(buildDataSourceOptions(config, DATABASE_SCHEMA)).initialize();
     queues = ['probe', 'delivery'].map((q) => new Bull(q, { redis: env.REDIS_URL, prefix: env.REDIS_KEY_PREFIX }));
+    const box = new SecretBox(parseSecretsKey(env.WEBHOOK_SECRETS_KEY));
     const publisher = new EventPublisher(
       dataSource,
+      new AccountGate(new AccountStore()),
+      new EndpointStore(dataSource, box),
+      new EventStore(dataSource),
+      new DeliveryLogStore(dataSource),
       new DeliveryQueue(
         new BullJobQueue(
           new Map([
@@ -266,7 +278,7 @@ async function main() {
     for (let i = 0; i < ENDPOINTS; i++) {
       await dataSource.query(
         `INSERT INTO webhook_endpoint (id, account_id, url, events, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`,
-        [randomId('we'), accountId, `${target}/hook/${i}`, ['company.name_changed'], newWebhookSecret()],
+        [randomId('we'), accountId, `${target}/hook/${i}`, ['company.name_changed'], box.seal(newWebhookSecret())],
       );
     }
     const publish = (i) =>
