@@ -9,8 +9,9 @@
  * is compared with) and, per endpoint and event (the body's bytes), the webhook-ids seen: an
  * event seen under two ids is a duplicate with a new id. The most requests in flight at once
  * per endpoint are kept too.
- *   GET /__count → {count}; GET /__stats → {count, hits: {webhookId: ms}, duplicatesWithNewId,
- *   maxInFlightPerEndpoint}; POST /__reset forgets. Prints {"ports": […]} once listening.
+ *   GET /__count → {count: webhook-ids seen by /ok/ and /slow/ paths} (what a backlog waits for:
+ *   retries to failing endpoints and repeated ids must not count); GET /__stats → {count: every
+ *   request, hits: {webhookId: ms}, duplicatesWithNewId, maxInFlightPerEndpoint}; POST /__reset forgets. Prints {"ports": […]} once listening.
  */
 const { createServer } = require('node:http');
 
@@ -25,7 +26,7 @@ let inFlight = new Map();
 let maxInFlight = 0;
 
 function handler(req, res) {
-  if (req.url === '/__count') return res.end(JSON.stringify({ count }));
+  if (req.url === '/__count') return res.end(JSON.stringify({ count: hits.size }));
   if (req.url === '/__stats')
     return res.end(
       JSON.stringify({

@@ -461,7 +461,8 @@ describe('webhook delivery', () => {
     const deliveryId = published.deliveries.find((d) => d.endpointId === saved.body.id)!.id;
     const log = await eventually(
       () => delivery(saved.body.id, deliveryId),
-      (d: any) => d.attempts.length > 0,
+      // The attempt is logged when claimed, its outcome once the request is over: wait for that.
+      (d: any) => d.attempts.length > 0 && d.attempts[0].finishedAt !== null,
     );
     expect(log.attempts[0]).toMatchObject({
       errorClass: 'target_not_allowed',

@@ -17,16 +17,19 @@ const DRAIN_BUDGET = { deliveries: 100, ms: 10_000 };
 
 /**
  * The worker's request slots (WEBHOOK_WORKER_CONCURRENCY): a request holds one until it is
- * answered or times out. Drains take what is free; a wake-up that needs one waits for it.
+ * answered or times out. Drains take what is free; a wake-up that needs one waits in line, and
+ * a released slot is handed to the first in line — not announced to every waiter, who would
+ * all wake for one slot (with many waiting, that herd cost more CPU than the deliveries).
  */
 class RequestSlots {
   private used = 0;
-  private readonly waiters: Array<() => void> = [];
+  private readonly waiters: Array<{ want: number; resolve: (taken: number) => void }> = [];
 
   constructor(private readonly size: number) {}
 
-  /** Takes up to n free slots; how many. */
+  /** Takes up to n free slots, unless others wait in line; how many. */
   take(n: number): number {
+    if (this.waiters.length > 0) return 0;
     const taken = Math.max(0, Math.min(n, this.size - this.used));
     this.used += taken;
     return taken;
@@ -42,15 +45,21 @@ class RequestSlots {
     return this.free < this.size / 2;
   }
 
-  release(n = 1): void {
-    this.used -= n;
-    this.waiters.splice(0).forEach((w) => w());
+  /** Up to `want()` slots (at least one), once free: the caller holds them and releases them. */
+  acquire(want: () => number): Promise<number> {
+    const taken = this.take(want());
+    if (taken > 0) return Promise.resolve(taken);
+    return new Promise((resolve) => this.waiters.push({ want: want(), resolve }));
   }
 
-  /** Resolves when a slot is released (or at once if one is free). */
-  freed(): Promise<void> {
-    if (this.used < this.size) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+  release(n = 1): void {
+    this.used -= n;
+    while (this.waiters.length > 0 && this.used < this.size) {
+      const w = this.waiters.shift()!;
+      const taken = Math.min(w.want, this.size - this.used);
+      this.used += taken;
+      w.resolve(taken);
+    }
   }
 }
 
@@ -141,13 +150,8 @@ export class DeliveryProcessor
     // Request slots of this worker for the first claim: the job waits for one when all are
     // taken. When they are scarce, one: most wakes find one delivery due, and slots held
     // through a claim's round trip for deliveries that are not there are kept from the others.
-    let taken: number;
-    const want = () => (this.slots.scarce ? 1 : this.config.webhooks.endpointConcurrency);
-    while ((taken = this.slots.take(want())) === 0) {
-      await this.slots.freed();
-      if (this.stopping) return;
-    }
-    if (this.poke(endpointId)) return this.slots.release(taken);
+    const taken = await this.slots.acquire(() => (this.slots.scarce ? 1 : this.config.webhooks.endpointConcurrency));
+    if (this.stopping || this.poke(endpointId)) return this.slots.release(taken);
     // From here on this process drains the endpoint: registered before the claim's await, so
     // that wake-ups arriving meanwhile are folded into this drain.
     const drain: Drain = { poked: false };
@@ -212,15 +216,16 @@ export class DeliveryProcessor
     // wake-up says something new is due, or when the requests in hand are done (a final look).
     // After a full claim, more is presumably due: claim again as soon as a slot is free.
     let short = false;
-    /** The last look found the endpoint's slots free but none of the worker's. */
-    let starved = false;
+    /** Slots handed to this drain while it had none in flight and waited in line for them. */
+    let reserved = 0;
     try {
       for (;;) {
         const wanted = this.config.webhooks.endpointConcurrency - running.size;
         if (!this.stopping && !exhausted && wanted > 0 && (!short || drain.poked || running.size === 0)) {
           if (sent >= DRAIN_BUDGET.deliveries || Date.now() > until) exhausted = true;
           else {
-            const free = this.slots.take(wanted);
+            const free = reserved || this.slots.take(wanted);
+            reserved = 0;
             if (free > 0) {
               drain.poked = false;
               // With requests in flight, never queue behind another claim for the endpoint.
@@ -237,22 +242,21 @@ export class DeliveryProcessor
               if (claims.length === 0 && running.size === 0 && !drain.poked) break;
               continue;
             }
-            // Every request slot of the worker is taken: wait for one, as for the endpoint's own.
-            starved = true;
+            // Every request slot of the worker is taken (or promised to those in line): with
+            // requests of its own in flight, the drain claims again when one is answered;
+            // without, it waits in line like a wake-up.
             if (running.size === 0) {
-              await this.slots.freed();
-              starved = false;
+              reserved = await this.slots.acquire(() => this.config.webhooks.endpointConcurrency);
+              if (this.stopping) {
+                this.slots.release(reserved);
+                reserved = 0;
+              }
               continue;
             }
           }
         }
         if (running.size === 0) break;
-        await Promise.race([
-          ...running,
-          new Promise<void>((resolve) => (drain.signal = resolve)),
-          ...(starved ? [this.slots.freed()] : []),
-        ]);
-        starved = false;
+        await Promise.race([...running, new Promise<void>((resolve) => (drain.signal = resolve))]);
         drain.signal = undefined;
         // Let every answer that came in the same turn free its slot, and claim for all of them at once.
         await nextTurn();
@@ -269,6 +273,7 @@ export class DeliveryProcessor
     } finally {
       // Synchronously with the decision to stop: a wake-up from now on starts a drain of its own.
       this.draining.delete(endpointId);
+      if (reserved > 0) this.slots.release(reserved);
     }
     // The job is done when its outcomes are written (a shutdown waits for running jobs).
     await Promise.allSettled([...recording]);
