@@ -123,7 +123,7 @@ describeWithPostgres(`importing ${ROWS.toLocaleString('en-US')} records per form
   const figures: string[] = [];
 
   beforeAll(async () => {
-    ({ dataSource, config, registers, close } = await createTestDataSource('postgres'));
+    ({ dataSource, config, registers, close } = await createTestDataSource('postgres', { command: 'dataset:import' }));
   }, 60_000);
   afterAll(async () => {
     await close?.();

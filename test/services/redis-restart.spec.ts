@@ -122,7 +122,7 @@ suite('Redis stopped and restarted under load', () => {
     try {
       await until(async () => {
         await (await fetch(`${url}/api/public/v1/registers`)).arrayBuffer();
-        return (await client.keys(`${prefix}:{rl:*`)).length > 0;
+        return (await client.keys(`${prefix}:rl:*`)).length > 0;
       }, 5_000);
       await until(async () => (await client.keys(`${prefix}:probe:*`)).length > 0, 10_000);
     } finally {

@@ -44,7 +44,7 @@ describeWithPostgres(`name search quality on ${ROWS.toLocaleString('en-US')} rea
   const figures: string[] = [];
 
   beforeAll(async () => {
-    ({ dataSource, config, registers, close } = await createTestDataSource('postgres'));
+    ({ dataSource, config, registers, close } = await createTestDataSource('postgres', { command: 'dataset:import' }));
     await generateGb(file, ROWS);
     const summary = await importDataset({
       dataSource,

@@ -45,6 +45,8 @@ export type TestBackend = 'pglite' | 'postgres';
 /** A migrated DataSource on PGlite (in memory) or on a fresh Postgres database. */
 export async function createTestDataSource(
   backend: TestBackend,
+  /** As an operator command (an import) opens it: its queries are not bounded in time. */
+  options: { command?: string } = {},
 ): Promise<{ dataSource: DataSource; config: AppConfig; registers: RegistersConfig; close: () => Promise<void> }> {
   let drop = async () => undefined as void;
   let env: NodeJS.ProcessEnv;
@@ -57,7 +59,7 @@ export async function createTestDataSource(
     env = { DATA_DIR: 'memory://', DATASET_SEED: 'false' };
   }
   const { app: config, registers } = loadConfig(env, 'worker');
-  const dataSource = new DataSource(buildDataSourceOptions(config, DATABASE_SCHEMA));
+  const dataSource = new DataSource(buildDataSourceOptions(config, DATABASE_SCHEMA, options));
   await dataSource.initialize();
   await runMigrations(dataSource);
   await ensureCompanyPartitions(dataSource, COUNTRY_CODES);
