@@ -394,16 +394,7 @@ async function main() {
   } finally {
     await Promise.all(workers.map((w) => stop(w)));
     for (const child of children) await stop(child);
-    for (const q of queues)
-      await q
-        .obliterate({ force: true })
-        .catch(() => undefined)
-        .then(() => q.close());
-    await dataSource?.destroy();
-    const c = new Client({ connectionString: process.env.DATABASE_URL });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
+    await require('./lib').dropBenchState({ queues, dataSource, database: name });
   }
 }
 

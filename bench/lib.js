@@ -140,7 +140,26 @@ function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
+/**
+ * What a bench on Postgres + Bull leaves behind, removed: its queues' keys, its connection and
+ * its database (forced: a killed process may still hold a session).
+ */
+async function dropBenchState({ queues, dataSource, database }) {
+  for (const q of queues)
+    await q
+      .obliterate({ force: true })
+      .catch(() => undefined)
+      .then(() => q.close());
+  await dataSource?.destroy();
+  const { Client } = require('pg');
+  const c = new Client({ connectionString: process.env.DATABASE_URL });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await c.end();
+}
+
 module.exports = {
+  dropBenchState,
   BENCH_SECRETS_KEY,
   median,
   cpuMs,

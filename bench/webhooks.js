@@ -443,16 +443,7 @@ async function main() {
   } finally {
     await stop(worker);
     await stop(receiver);
-    for (const q of queues)
-      await q
-        .obliterate({ force: true })
-        .catch(() => undefined)
-        .then(() => q.close());
-    await dataSource?.destroy();
-    const c = new Client({ connectionString: process.env.DATABASE_URL });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
+    await require('./lib').dropBenchState({ queues, dataSource, database: name });
   }
 }
 
