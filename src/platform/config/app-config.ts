@@ -196,7 +196,7 @@ export const ENV_VARIABLES = {
     schema: z.coerce.number().int().min(1).max(10_000).default(256),
     default: '256',
     meaning:
-      'Most delivery requests in flight from one worker at once, over all endpoints. A request holds its slot until it is answered or times out; a delivery that finds its endpoint full or its circuit open waits without one.',
+      'Most delivery requests in flight from one worker at once, over all endpoints. A request holds its slot until it is answered or times out (a failed one, until its outcome is written); a delivery that finds its endpoint full or its circuit open waits without one.',
   },
   WEBHOOK_CIRCUIT_THRESHOLD: {
     schema: z.coerce.number().int().min(1).max(1_000).default(5),
@@ -290,6 +290,12 @@ export const ENV_VARIABLES = {
     meaning:
       'Port of a separate HTTP server, in the api and in each worker, that serves GET /metrics in the Prometheus text format (never on PORT; the worker opens no other port). Unset: nothing is served and nothing is measured. See docs/operations.md#metrics.',
   },
+  METRICS_GC_DURATION: {
+    schema: bool.default(false),
+    default: 'false',
+    meaning:
+      "With METRICS_PORT: also serve prom-client's nodejs_gc_duration_seconds. Off by default: observing every garbage collection cost about 4 % of the CPU per request (docs/benchmarks.md#metrics-cost-on-registers).",
+  },
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     default: 'info',
@@ -332,6 +338,8 @@ export class AppConfig {
   readonly logLevel: string;
   /** Port of the /metrics server; undefined: no metrics. */
   readonly metricsPort?: number;
+  /** Whether /metrics also has the garbage collector's durations (costly: a callback per collection). */
+  readonly metricsGcDuration: boolean;
   readonly searchMaxResults: number;
   readonly apiVersion: string;
   readonly userAgent: string;
@@ -437,6 +445,7 @@ export class AppConfig {
       },
       logLevel: v.LOG_LEVEL,
       metricsPort: v.METRICS_PORT,
+      metricsGcDuration: v.METRICS_GC_DURATION,
       searchMaxResults: v.SEARCH_MAX_RESULTS,
       apiVersion,
       userAgent: userAgent('RegistryLookup', apiVersion, v.PUBLIC_BASE_URL),

@@ -80,9 +80,9 @@ export class Deliverer implements OnApplicationShutdown {
 
   /**
    * Makes one claimed attempt and records it; never throws for the receiver's failures.
-   * `onAnswered` is called as soon as the request is over (answered, failed or timed out),
-   * before its outcome is written: the endpoint's slot is free from then on (see
-   * DeliveryStore.answeredAttempt).
+   * `onAnswered` is called as soon as a successful request is answered, before its outcome is
+   * written: the endpoint's slot is free from then on (see DeliveryStore.answeredAttempt); after
+   * a failure (an error status, a timeout, no connection), once its outcome is written.
    */
   async run(claim: ClaimedDelivery, onAnswered?: () => void): Promise<AttemptReport> {
     const started = performance.now();
@@ -104,6 +104,15 @@ export class Deliverer implements OnApplicationShutdown {
         this.logger.error({ err }, `delivery ${claim.deliveryId}: attempt ${claim.attempt} failed unexpectedly`);
     }
     const durationMs = Math.round(performance.now() - started);
+    // A failed attempt keeps its slots until its outcome is written: the endpoint's next claim
+    // then sees the failure (and the circuit it may open), so a half-open endpoint gets one probe.
+    if (error || !response || response.status < 200 || response.status >= 300) {
+      try {
+        return await this.record(claim, response, error, durationMs);
+      } finally {
+        onAnswered?.();
+      }
+    }
     const recorded = this.store.answeredAttempt(claim.deliveryId, claim.endpointId);
     try {
       onAnswered?.();
