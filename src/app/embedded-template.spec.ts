@@ -104,6 +104,7 @@ describe('embedded data directories made from a template', () => {
     expect(createFromTemplate(fromCurrent, current, root)).toBe(true);
     const copied = tree(fromCurrent);
     expect(copied.length).toBeGreaterThan(100);
+    expect(readdirSync(join(fromCurrent, 'base'))).toHaveLength(1); // the postgres database alone: no template0, template1
     expect(copied).toEqual(tree(templatePath(current, root)));
     expect(readdirSync(dir).filter((name) => name.includes('from-template'))).toEqual([]); // no staging copy left behind
     expect(await migrate(fromCurrent)).toEqual({
