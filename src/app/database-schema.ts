@@ -11,12 +11,17 @@ import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 /** The key of the template for the current code: the migrations (names and code), the seed and its content, PGlite's version. */
+/** Bumped when embedded-template-builder.ts makes templates differently (2: initdb's template databases dropped). */
+const TEMPLATE_BUILDER_VERSION = 2;
+
 export function templateKey(
   seed: boolean,
   migrations: ReadonlyArray<{ name: string; prototype?: { up?: unknown } }> = MIGRATIONS,
 ): string {
   const h = createHash('sha256');
   h.update(`pglite ${PGLITE_VERSION}\n`);
+  // How the builder makes a template (embedded-template-builder.ts): a change makes a new one.
+  h.update(`builder ${TEMPLATE_BUILDER_VERSION}\n`);
   // The name and the code of each migration: an edited migration makes a new template too.
   for (const m of migrations) h.update(`migration ${m.name}\n${String(m.prototype?.up ?? '')}\n`);
   // Each register's partition of company (ensureCompanyPartitions): a new register makes a new template.
