@@ -119,44 +119,42 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   app.enableShutdownHooks();
 
   const openApi = app.get(OpenApiDocument);
-  openApi.buildWith(() =>
-    documentWithWebhookEvents(
-      SwaggerModule.createDocument(
-        app,
-        new DocumentBuilder()
-          .setTitle('Registry Lookup API')
-          .setDescription(
-            [
-              `Open, keyless read access to official company registers (${COUNTRY_CODES.join(', ')}), with exact provenance on every record.`,
-              '',
-              '**Rate limit.** 120 requests per hour per client IP (IPv6: per /64), counted across all /api/public/v1 endpoints. Every response carries `X-RateLimit-Remaining` and `X-RateLimit-Reset` (**seconds until the window resets**, a delta, not an epoch time); over the limit: 429 `rate_limited` with `Retry-After` and `resetAt`.',
-              '',
-              '**Wrong method.** A method an endpoint does not declare is answered 405 `method_not_allowed` (a problem document, with `Allow`).',
-              '',
-              '**Accounts, webhooks, simulator** (`/api/v1`, developer preview): authenticated with `Authorization: Bearer <api key>` from a free account (`POST /api/v1/accounts`); not counted in the per-IP limit above, but limited per account (`X-RateLimit-*` headers count the account). The MCP endpoint takes the same key, optionally, for its watch and event tools.',
-              '',
-              '**Errors** are RFC 9457 problem details (`application/problem+json`) with a machine-readable `code`:',
-              ...PROBLEM_CODES.map((c) => `- \`${c}\` (${PROBLEMS[c].status}): ${PROBLEMS[c].description}`),
-            ].join('\n'),
-          )
-          .setVersion(config.apiVersion)
-          // Relative: the document is served by the service itself, so /docs works on any address.
-          .addServer(config.publicBaseUrl ?? '/')
-          .addBearerAuth(
-            {
-              type: 'http',
-              scheme: 'bearer',
-              bearerFormat: 'rl_…',
-              description:
-                'An API key of a free account (POST /api/v1/accounts), as `Authorization: Bearer rl_…`. The /api/v1 account, webhook and simulator endpoints need one; the MCP endpoint takes one optionally (for its watch and event tools).',
-            },
-            BEARER_SCHEME,
-          )
-          .build(),
-      ),
+  openApi.document = documentWithWebhookEvents(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Registry Lookup API')
+        .setDescription(
+          [
+            `Open, keyless read access to official company registers (${COUNTRY_CODES.join(', ')}), with exact provenance on every record.`,
+            '',
+            '**Rate limit.** 120 requests per hour per client IP (IPv6: per /64), counted across all /api/public/v1 endpoints. Every response carries `X-RateLimit-Remaining` and `X-RateLimit-Reset` (**seconds until the window resets**, a delta, not an epoch time); over the limit: 429 `rate_limited` with `Retry-After` and `resetAt`.',
+            '',
+            '**Wrong method.** A method an endpoint does not declare is answered 405 `method_not_allowed` (a problem document, with `Allow`).',
+            '',
+            '**Accounts, webhooks, simulator** (`/api/v1`, developer preview): authenticated with `Authorization: Bearer <api key>` from a free account (`POST /api/v1/accounts`); not counted in the per-IP limit above, but limited per account (`X-RateLimit-*` headers count the account). The MCP endpoint takes the same key, optionally, for its watch and event tools.',
+            '',
+            '**Errors** are RFC 9457 problem details (`application/problem+json`) with a machine-readable `code`:',
+            ...PROBLEM_CODES.map((c) => `- \`${c}\` (${PROBLEMS[c].status}): ${PROBLEMS[c].description}`),
+          ].join('\n'),
+        )
+        .setVersion(config.apiVersion)
+        // Relative: the document is served by the service itself, so /docs works on any address.
+        .addServer(config.publicBaseUrl ?? '/')
+        .addBearerAuth(
+          {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'rl_…',
+            description:
+              'An API key of a free account (POST /api/v1/accounts), as `Authorization: Bearer rl_…`. The /api/v1 account, webhook and simulator endpoints need one; the MCP endpoint takes one optionally (for its watch and event tools).',
+          },
+          BEARER_SCHEME,
+        )
+        .build(),
     ),
   );
-  SwaggerModule.setup('docs', app, () => openApi.document!, {
+  SwaggerModule.setup('docs', app, openApi.document, {
     customSiteTitle: 'Registry Lookup API',
     swaggerOptions: { url: '/api/public/v1/openapi.json' },
     jsonDocumentUrl: 'docs/openapi.json',

@@ -98,7 +98,7 @@ describe('pages: serving', () => {
     const docs = await get('/docs');
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-security-policy')).not.toBe(PAGE_CSP);
-    // The document is built on first use: the pages' copy and the API's route are the same one.
+    // One document, built at boot: the pages' copy and the API's route are the same one.
     const rendered = (await (await get('/docs/openapi.json')).json()) as {
       openapi: string;
       paths: Record<string, unknown>;

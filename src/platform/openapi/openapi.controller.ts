@@ -3,24 +3,10 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiPublicErrors } from './api-public-errors.decorator';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
-/**
- * The OpenAPI document generated from the code, built the first time it is asked for (by this
- * route or the pages at /docs): at boot it would lengthen every start (docs/benchmarks.md).
- */
+/** The OpenAPI document generated from the code, built at boot by http-app.ts once the modules are in place. */
 @Injectable()
 export class OpenApiDocument {
-  private build?: () => OpenAPIObject;
-  private built?: OpenAPIObject;
-
-  /** How to build it (http-app.ts, once the application's modules are in place). */
-  buildWith(build: () => OpenAPIObject): void {
-    this.build = build;
-    this.built = undefined;
-  }
-
-  get document(): OpenAPIObject | undefined {
-    return (this.built ??= this.build?.());
-  }
+  document?: OpenAPIObject;
 }
 
 /**
@@ -35,7 +21,7 @@ export class OpenApiController {
   @Get()
   @ApiOperation({
     summary: 'This OpenAPI document',
-    description: 'Generated from the code (on first use); the pages at /docs render it.',
+    description: 'Generated from the code; the pages at /docs render it.',
   })
   @ApiOkResponse({
     description: 'An OpenAPI 3.0 document.',
