@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cors, { type CorsOptions } from 'cors';
 import { json as jsonBody, type NextFunction, type Request, type Response } from 'express';
+import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '../platform/config/app-config';
 import { BEARER_SCHEME } from '../platform/openapi/api-account-errors.decorator';
@@ -50,8 +51,8 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   express.set('query parser', 'simple');
-  // Timed from the very start, when metrics are served (METRICS_PORT); otherwise not even a listener.
-  if (app.get(Metrics).enabled) express.use(app.get(HttpMetrics).middleware());
+  // Every request timed from its start, when metrics are served (METRICS_PORT); otherwise not even a listener.
+  if (app.get(Metrics).enabled) app.get(HttpMetrics).observe(app.getHttpServer() as Server);
   // First of all: the request's id, its logger, and its log line (also for requests a
   // middleware below answers: CORS preflights, 429s, unreadable bodies).
   express.use(requestLogging(app.get(ROOT_LOGGER)));
