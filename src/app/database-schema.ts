@@ -10,10 +10,10 @@ import { COUNTRY_CODES } from '../registers/registers';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
-/** The key of the template for the current code: the migrations (names and code), the seed and its content, PGlite's version. */
 /** Bumped when embedded-template-builder.ts makes templates differently (2: initdb's template databases dropped). */
 const TEMPLATE_BUILDER_VERSION = 2;
 
+/** The key of the template for the current code: the migrations (names and code), the seed and its content, PGlite's version, the builder's. */
 export function templateKey(
   seed: boolean,
   migrations: ReadonlyArray<{ name: string; prototype?: { up?: unknown } }> = MIGRATIONS,

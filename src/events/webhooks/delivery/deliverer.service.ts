@@ -106,19 +106,14 @@ export class Deliverer implements OnApplicationShutdown {
     const durationMs = Math.round(performance.now() - started);
     // A failed attempt keeps its slots until its outcome is written: the endpoint's next claim
     // then sees the failure (and the circuit it may open), so a half-open endpoint gets one probe.
-    if (error || !response || response.status < 200 || response.status >= 300) {
-      try {
-        return await this.record(claim, response, error, durationMs);
-      } finally {
-        onAnswered?.();
-      }
-    }
-    const recorded = this.store.answeredAttempt(claim.deliveryId, claim.endpointId);
+    const succeeded = !error && response !== null && response.status >= 200 && response.status < 300;
+    const recorded = succeeded ? this.store.answeredAttempt(claim.deliveryId, claim.endpointId) : undefined;
+    if (succeeded) onAnswered?.();
     try {
-      onAnswered?.();
       return await this.record(claim, response, error, durationMs);
     } finally {
-      recorded();
+      recorded?.();
+      if (!succeeded) onAnswered?.();
     }
   }
 
