@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { FakeRegister } from '../../../test/support/fake-register';
 import { ManualClock } from '../../platform/clock';
 import { AppConfig } from '../../platform/config/app-config';
@@ -46,6 +47,28 @@ describe('HttpClientFactory for the LEI index', () => {
     expect(await third).toMatchObject({ code: 'ERR_CANCELED' });
     await new Promise((r) => setTimeout(r, 400));
     expect(gleif.requests).toHaveLength(2);
+  });
+
+  it('keeps the lines a streamed body received whole when its connection drops before they are read', async () => {
+    gleif.get('/stream', {
+      raw: (res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"n":1}\n');
+        setTimeout(() => res.write('{"n":2}\n'), 10);
+        setTimeout(() => res.destroy(), 40);
+      },
+    });
+    const res = await factory
+      .forRegister('LEI', 'API', { retries: 0 })
+      .get<Readable>('/stream', { responseType: 'stream' });
+    // The reader is busy (a transaction) until well after the drop.
+    await new Promise((r) => setTimeout(r, 200));
+    let body = '';
+    const read = async () => {
+      for await (const chunk of res.data) body += String(chunk);
+    };
+    await expect(read()).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(body).toBe('{"n":1}\n{"n":2}\n');
   });
 
   it('does not count requests its caller aborted as the index being unreachable', async () => {

@@ -2,7 +2,9 @@ import { Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import axios, { AxiosAdapter, AxiosInstance, CanceledError, getAdapter } from 'axios';
 import axiosRetry, { isNetworkError } from 'axios-retry';
 import Bottleneck from 'bottleneck';
+import { Readable } from 'node:stream';
 import { AppConfig } from '../../platform/config/app-config';
+import { holdReceived } from './hold-received';
 import { RegisterBreaker, RegisterUnreachableError } from './register-breaker';
 import { isConnectionFailure, localQueue, PolitenessQueue, sharedQueue } from './politeness';
 import { RedisHealth } from '../../platform/redis/redis-health.service';
@@ -59,7 +61,19 @@ export class HttpClientFactory implements OnApplicationShutdown {
       maxRedirects: 3,
       maxContentLength: 50 * 1024 * 1024,
       // Every request, including retries, asks the register's breaker, then waits for its turn.
-      adapter: (config) => this.send(country, limiter, () => adapter(config), config.signal),
+      // A streamed body is read at once: the turn's end is timers away, and a drop meanwhile lost what had come.
+      adapter: (config) =>
+        this.send(
+          country,
+          limiter,
+          () =>
+            adapter(config).then((response) => {
+              if (config.responseType === 'stream' && response.data instanceof Readable)
+                response.data = holdReceived(response.data);
+              return response;
+            }),
+          config.signal,
+        ),
     });
     const retries = options.retries ?? 1;
     if (retries > 0) {
