@@ -14,7 +14,9 @@
  *       the concurrency settings allow (worker slots ÷ 0.2 s, or endpoint slots if fewer).
  * Against, in the same run: the peer design (delivery-scale-peer.js) — one Bull job per
  * delivery, POST, INSERT the attempt — delivering a backlog of the same size to the same
- * receivers (a), with as many requests in flight as the worker.
+ * receivers (a), with as many requests in flight as the worker. For both, the CPU a delivery
+ * costs while the backlog drains: the delivering process's own, and the whole machine's
+ * (Postgres, Redis and the receivers included: on one host, what the throughput is bound by).
  * Prints a table, then, last, one JSON line.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 BENCH_QUICK=1 node bench/delivery-scale.js
@@ -25,7 +27,19 @@ const { randomBytes } = require('node:crypto');
 const { spawn } = require('node:child_process');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ROOT, ensureBuilt, freePort, waitFor, closedRegisters, startNode, stop, run } = require('./lib');
+const {
+  ROOT,
+  ensureBuilt,
+  freePort,
+  waitFor,
+  closedRegisters,
+  startNode,
+  stop,
+  run,
+  cpuMs,
+  machineCpuMs,
+  commandCpuMs,
+} = require('./lib');
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 1000);
@@ -68,14 +82,6 @@ function change(i) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Progress, on stderr: the table and the JSON line are stdout's. */
 const note = (text) => process.stderr.write(`delivery-scale: ${text}\n`);
-
-async function until(check, ms, what) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not done within ${ms} ms`);
-    await sleep(100);
-  }
-}
 
 async function main() {
   if (!process.env.DATABASE_URL || !process.env.REDIS_URL)
@@ -237,17 +243,56 @@ async function main() {
       const times = hits.sort((x, y) => x - y);
       return (times.length - 1) / ((times[times.length - 1] - times[0]) / 1000);
     };
-    /** A backlog of `events` events to `accounts`, then the workers: deliveries per second. */
+    /**
+     * Waits until the receivers have `total` hits; the CPU per delivery meanwhile, from the first
+     * hit seen (a process's start is not counted) to the last: of `pids`, and of the whole
+     * machine (Postgres, Redis, the receivers and this bench included).
+     */
+    async function cpuPerDelivery(pids, total, what) {
+      const deadline = Date.now() + 300_000;
+      // Postgres' backends are the pool's, alive through the phase: none takes its CPU time away with it.
+      const snapshot = (n) => ({
+        n,
+        machine: machineCpuMs(),
+        own: pids.reduce((sum, pid) => sum + cpuMs(pid), 0),
+        postgres: commandCpuMs('postgres'),
+        redis: commandCpuMs('redis-server'),
+        receivers: cpuMs(receiver.pid),
+      });
+      let first;
+      for (;;) {
+        const n = await count();
+        if (n > 0 && !first) first = snapshot(n);
+        if (n >= total) {
+          const last = snapshot(n);
+          const per = (key) => ((last[key] - first[key]) * 1000) / (last.n - first.n);
+          return {
+            processUs: per('own'),
+            postgresUs: per('postgres'),
+            redisUs: per('redis'),
+            receiversUs: per('receivers'),
+            machineUs: per('machine'),
+          };
+        }
+        if (Date.now() > deadline) throw new Error(`${what}: not done within 300000 ms`);
+        await sleep(100);
+      }
+    }
+    /** A backlog of `events` events to `accounts`, then the workers: deliveries per second, CPU per delivery. */
     async function backlog(accounts, events) {
       await reset();
       for (let i = 0; i < events; i++) await publish(accounts, i);
       const total = events * PER_ACCOUNT;
       startWorkers();
       note(`backlog of ${total} published; worker started`);
-      await until(async () => (await count()) >= total, 300_000, 'backlog');
+      const cpu = await cpuPerDelivery(
+        workers.map((w) => w.pid),
+        total,
+        'backlog',
+      );
       const s = await reset();
       await stopWorkers();
-      return { total, rate: rateOf(Object.values(s.hits)) };
+      return { total, rate: rateOf(Object.values(s.hits)), cpu };
     }
     /** RATE events/s to `accounts` for STEADY_SECONDS, workers running: lag of the healthy endpoints' deliveries. */
     async function steady(accounts, healthyMode, seconds = STEADY_SECONDS) {
@@ -310,7 +355,7 @@ async function main() {
     });
     children.push(peer);
     note('peer design started');
-    await until(async () => (await count()) >= a.total, 300_000, 'peer backlog');
+    const peerCpu = await cpuPerDelivery([peer.pid], a.total, 'peer backlog');
     const peerStats = await stats();
     // The peer re-sends the same webhook-ids: not duplicates of ours; its hits replace nothing.
     await fetch(`${control}/__reset`, { method: 'POST' });
@@ -356,6 +401,14 @@ async function main() {
         `${a.total} deliveries`,
         `${fmt(peerRate)} deliveries/s (× ${fmt(a.rate / peerRate, 2)})`,
       ],
+      ...[
+        ['(a) CPU per delivery, µs', a.cpu],
+        ['    peer design', peerCpu],
+      ].map(([label, cpu]) => [
+        label,
+        `machine ${fmt(cpu.machineUs)}`,
+        `delivering process ${fmt(cpu.processUs)}, Postgres ${fmt(cpu.postgresUs)}, Redis ${fmt(cpu.redisUs)}, receivers ${fmt(cpu.receiversUs)}`,
+      ]),
       [
         `(a) steady ${RATE} events/s × ${STEADY_SECONDS} s`,
         `${aLag.deliveries} deliveries`,

@@ -1,7 +1,7 @@
 'use strict';
 // Shared by the benchmark scripts: ports, waiting, autocannon runs, the compiled app.
 const { spawn, spawnSync } = require('node:child_process');
-const { existsSync, readFileSync } = require('node:fs');
+const { existsSync, readdirSync, readFileSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
@@ -135,6 +135,30 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/**
+ * CPU time every process of the machine has used so far (user, system, interrupts; not idle
+ * nor waiting for I/O), in ms: Linux /proc/stat, in clock ticks of 10 ms summed over the cores.
+ */
+function machineCpuMs() {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const [user, nice, system, , , irq, softirq] = ticks;
+  return ((user + nice + system + irq + softirq) * 1000) / 100;
+}
+
+/** CPU time used so far by every process of this command name (`postgres`, `redis-server`), in ms. */
+function commandCpuMs(command) {
+  let sum = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === command) sum += cpuMs(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return sum;
+}
+
 /** The middle value (the upper one of an even count). */
 function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -163,6 +187,8 @@ module.exports = {
   BENCH_SECRETS_KEY,
   median,
   cpuMs,
+  machineCpuMs,
+  commandCpuMs,
   EMBEDDED,
   ROOT,
   START_FLAGS,
