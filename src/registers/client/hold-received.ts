@@ -32,7 +32,7 @@ export function holdReceived(source: Readable, readAheadBytes = READ_AHEAD_BYTES
       wanted = held.push(chunk);
     }
     if (queued < readAheadBytes && source.isPaused() && !ended && !failure) source.resume();
-    if (!wanted || queue.length > 0) return;
+    if (!wanted || queue.length > 0 || held.readableEnded || held.destroyed) return;
     if (ended) held.push(null);
     else if (failure) {
       // The error destroys `held` and its buffer with it: only once the consumer has read that buffer.
@@ -50,8 +50,9 @@ export function holdReceived(source: Readable, readAheadBytes = READ_AHEAD_BYTES
     ended = true;
     feed();
   });
-  source.once('error', (err: Error) => {
-    failure = err;
+  // `on`, not `once`: an error emitted twice must not be an unhandled one.
+  source.on('error', (err: Error) => {
+    failure ??= err;
     feed();
   });
   return held;
