@@ -60,6 +60,17 @@ describe('holdReceived', () => {
     expect(await readAll(held)).toEqual({ body: '121212', error: null });
   });
 
+  it('gives the first of two errors and takes the second without throwing', async () => {
+    const source = new PassThrough();
+    const held = holdReceived(source);
+    source.write('a');
+    await tick();
+    source.destroy(new Error('first'));
+    await tick();
+    expect(() => source.emit('error', new Error('second'))).not.toThrow();
+    expect(await readAll(held)).toEqual({ body: 'a', error: 'first' });
+  });
+
   it('destroys its source when it is destroyed (an idle timeout, an abort)', async () => {
     const source = new PassThrough();
     const held = holdReceived(source);
