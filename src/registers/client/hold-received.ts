@@ -10,50 +10,33 @@ const READ_AHEAD_BYTES = 1 << 20;
  * blocked event loop) lost lines it had received whole and had to ask for them again.
  */
 export function holdReceived(source: Readable, readAheadBytes = READ_AHEAD_BYTES): Readable {
-  const queue: Buffer[] = [];
-  let queued = 0;
   let failure: Error | undefined;
-  let ended = false;
-  let wanted = false;
   const held = new Readable({
+    highWaterMark: readAheadBytes,
     read() {
-      wanted = true;
-      feed();
+      if (failure) fail();
+      else source.resume();
     },
     destroy(err, callback) {
       source.destroy();
       callback(err);
     },
   });
-  const feed = () => {
-    while (wanted && queue.length > 0) {
-      const chunk = queue.shift()!;
-      queued -= chunk.length;
-      wanted = held.push(chunk);
-    }
-    if (queued < readAheadBytes && source.isPaused() && !ended && !failure) source.resume();
-    if (!wanted || queue.length > 0 || held.readableEnded || held.destroyed) return;
-    if (ended) held.push(null);
-    else if (failure) {
-      // The error destroys `held` and its buffer with it: only once the consumer has read that buffer.
-      if (held.readableLength === 0) held.destroy(failure);
-      else held.push(Buffer.alloc(0));
-    }
+  // The error destroys `held` and its buffer with it: only once the consumer has read that
+  // buffer. Until then an empty push lets the next read come back here.
+  const fail = () => {
+    if (held.destroyed) return;
+    if (held.readableLength === 0) held.destroy(failure);
+    else held.push(Buffer.alloc(0));
   };
   source.on('data', (chunk: Buffer) => {
-    queue.push(chunk);
-    queued += chunk.length;
-    if (queued >= readAheadBytes) source.pause();
-    feed();
+    if (!held.push(chunk)) source.pause();
   });
-  source.once('end', () => {
-    ended = true;
-    feed();
-  });
+  source.once('end', () => held.push(null));
   // `on`, not `once`: an error emitted twice must not be an unhandled one.
   source.on('error', (err: Error) => {
     failure ??= err;
-    feed();
+    fail();
   });
   return held;
 }
