@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../platform/config/app-config';
 import { Clock } from '../../../platform/clock';
@@ -21,6 +22,8 @@ import { nextSlot } from './check-schedule';
 export const CHECK_LEASE_MS = 10 * 60_000;
 /** After a failed read, the company is tried again this soon (capped by the interval). */
 const RETRY_AFTER_FAILURE_MS = 5 * 60_000;
+/** How often a new watch's creation looks whether the worker holding its company took the baseline. */
+const BASELINE_POLL_MS = 100;
 
 /** A check that reads the register, or one that confirms a company against its register's feed. */
 export type CheckKind = 'read' | 'confirm';
@@ -126,16 +129,26 @@ export class CompanyCheckService {
 
   /**
    * The baseline read of a new watch, at once (api process): claims the company if nobody
-   * holds it and reads it when its register is readable. Returns false when it stays pending.
+   * holds it and reads it when its register is readable. A new company is due at once, so a
+   * worker may have claimed it first: then this waits for that worker's baseline, for as long
+   * as its own read could have taken, and claims the company itself if the worker lets it go
+   * without one. Returns false when it stays pending.
    */
   async takeBaselineNow(country: CountryCode, entityId: string): Promise<boolean> {
-    if (!(await this.statuses.current(country)).readable) return false;
-    const now = this.clock.now();
-    const token = `r.${randomBytes(9).toString('base64url')}`;
-    const lease = { token, until: new Date(now.getTime() + CHECK_LEASE_MS) };
-    if (!(await this.snapshots.claimForBaseline(entityId, lease, now))) return false;
-    const outcome = await this.checkOne(country, entityId, token);
-    return outcome === 'baseline';
+    // Real time, not the clock: this is how long the request waits.
+    const waitUntil = Date.now() + this.config.registerTimeoutMs;
+    for (;;) {
+      if (!(await this.statuses.current(country)).readable) return false;
+      const now = this.clock.now();
+      const token = `r.${randomBytes(9).toString('base64url')}`;
+      const lease = { token, until: new Date(now.getTime() + CHECK_LEASE_MS) };
+      if (await this.snapshots.claimForBaseline(entityId, lease, now)) {
+        return (await this.checkOne(country, entityId, token)) === 'baseline';
+      }
+      if (await this.snapshots.baselineTaken(entityId)) return true;
+      if (Date.now() + BASELINE_POLL_MS > waitUntil) return false;
+      await sleep(BASELINE_POLL_MS);
+    }
   }
 
   private async checkOne(country: CountryCode, entityId: string, token: string): Promise<CheckOutcome | 'skipped'> {

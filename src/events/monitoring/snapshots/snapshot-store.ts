@@ -116,6 +116,16 @@ export class SnapshotStore {
     return rows.length > 0;
   }
 
+  /** Whether the company's baseline was taken (false also when it has no snapshot). */
+  async baselineTaken(entityId: string): Promise<boolean> {
+    const rows = await queryRows(
+      this.dataSource,
+      `SELECT 1 FROM company_snapshot WHERE entity_id = $1 AND baseline_at IS NOT NULL`,
+      [entityId],
+    );
+    return rows.length > 0;
+  }
+
   /**
    * Records a check without change for every due, unleased company of a feed register whose
    * watchers did not ask for company.no_change, that the feed was read past (`upTo`) and that

@@ -16,7 +16,7 @@ describe('WatchService', () => {
   beforeAll(async () => {
     h = await startDetectionHarness();
     watches = h.ctx.get(WatchService);
-    for (const a of ['acc_a', 'acc_b', 'acc_c', 'acc_d']) await h.account(a);
+    for (const a of ['acc_a', 'acc_b', 'acc_c', 'acc_d', 'acc_e', 'acc_f']) await h.account(a);
   });
   afterAll(() => h.close());
 
@@ -78,6 +78,38 @@ describe('WatchService', () => {
       companyName: 'Abbotsford Chamber of Commerce',
       baseline: { state: 'taken', sourceMode: 'live' },
     });
+  });
+
+  it('waits for the baseline of a worker that claimed the new company first, and reads it once', async () => {
+    await h.setReadable('NO', true);
+    await h.watch('acc_e', 'NO', '883603362');
+    // The worker's detection tick leases the due company before the creation's own claim.
+    const { token, entityIds } = await h.checks.claimDue('NO', 1000, 'read');
+    expect(entityIds).toEqual(['ent_no_883603362']);
+    const creating = watches.create('acc_f', { country: 'NO', registrationNumber: '883603362' });
+    await new Promise((r) => setTimeout(r, 300));
+    await h.checks.checkBatch('NO', entityIds, token);
+    const { created, watch } = await creating;
+    expect(created).toBe(true);
+    expect(watch).toMatchObject({
+      baseline: { state: 'taken', sourceMode: 'live' },
+      lastCheck: { outcome: 'baseline' },
+    });
+    expect(h.fakes.NO_API.requestsTo('/enheter/883603362')).toHaveLength(1);
+  });
+
+  it('answers a pending baseline when the worker holding the company takes longer than a read may', async () => {
+    await h.setReadable('NO', true);
+    await h.watch('acc_e', 'NO', '913757424');
+    const { entityIds } = await h.checks.claimDue('NO', 1000, 'read');
+    expect(entityIds).toEqual(['ent_no_913757424']);
+    const started = Date.now();
+    const { watch } = await watches.create('acc_f', { country: 'NO', registrationNumber: '913757424' });
+    // REGISTER_TIMEOUT_MS is 2 s in the harness: the wait is bounded by it, not the 10-minute lease.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_800);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(watch).toMatchObject({ baseline: { state: 'pending' } });
+    expect(h.fakes.NO_API.requestsTo(/913757424/)).toHaveLength(0);
   });
 
   it('refuses a number with a wrong check digit (400), a country outside the six (404) and a malformed body (400)', async () => {
