@@ -1,5 +1,6 @@
 import { ApiError } from '../../../platform/errors/api-error';
-import { DetectionHarness, startDetectionHarness } from '../../../../test/support/detection-harness';
+import { DetectionHarness, startDetectionHarness, T0 } from '../../../../test/support/detection-harness';
+import { SnapshotStore } from '../snapshots/snapshot-store';
 import { WatchService } from './watch.service';
 
 jest.setTimeout(60_000);
@@ -96,6 +97,28 @@ describe('WatchService', () => {
       lastCheck: { outcome: 'baseline' },
     });
     expect(h.fakes.NO_API.requestsTo('/enheter/883603362')).toHaveLength(1);
+  });
+
+  it('reads the company itself when the worker that claimed it first lets it go without a baseline', async () => {
+    await h.setReadable('GB', true);
+    await h.watch('acc_e', 'GB', '04475590');
+    const { token, entityIds } = await h.checks.claimDue('GB', 1000, 'read');
+    expect(entityIds).toEqual(['ent_gb_04475590']);
+    const creating = watches.create('acc_f', { country: 'GB', registrationNumber: '04475590' });
+    await new Promise((r) => setTimeout(r, 300));
+    // What the worker does when its read fails: the lease ends, the baseline still pending.
+    await h.dataSource.transaction((m) =>
+      h.ctx
+        .get(SnapshotStore)
+        .release(m, 'ent_gb_04475590', token, { nextCheckAt: new Date(Date.parse(T0) + 300_000) }),
+    );
+    const { watch } = await creating;
+    expect(watch).toMatchObject({
+      baseline: { state: 'taken', sourceMode: 'live' },
+      lastCheck: { outcome: 'baseline' },
+    });
+    // Read once, by the creation (without an API key, GB is read from its public pages).
+    expect(h.fakes.GB_WEB.requestsTo('/company/04475590')).toHaveLength(1);
   });
 
   it('answers a pending baseline when the worker holding the company takes longer than a read may', async () => {
