@@ -213,5 +213,10 @@ describe('WatchService', () => {
     expect(await error(watches.remove('acc_a', id))).toMatchObject({ status: 404 });
     await watches.remove('acc_c', id);
     expect(await error(watches.get('acc_c', id))).toMatchObject({ status: 404 });
+    // Text no id has (Postgres refuses a NUL byte) is not found either, and not a 500.
+    for (const bad of [`${id}\u0000`, 'wch_\u0000', id.slice(0, -1), '__proto__']) {
+      expect(await error(watches.get('acc_c', bad))).toMatchObject({ status: 404, code: 'resource_not_found' });
+      expect(await error(watches.remove('acc_c', bad))).toMatchObject({ status: 404, code: 'resource_not_found' });
+    }
   });
 });

@@ -4,7 +4,7 @@ import { Clock } from '../../../platform/clock';
 import { AppConfig } from '../../../platform/config/app-config';
 import { ApiError } from '../../../platform/errors/api-error';
 import { AccountGate } from '../../accounts/account-gate.service';
-import { randomId } from '../../../platform/ids';
+import { isIdOf, randomId } from '../../../platform/ids';
 import { Cursor, page, pageQuery } from '../../../platform/pagination';
 import { parseQuery } from '../../../platform/validation/zod-input';
 import { z } from 'zod';
@@ -138,12 +138,15 @@ export class WatchService {
   }
 
   async get(accountId: string, id: string): Promise<WatchDto> {
+    // Not one of our ids (a NUL byte, say): no watch, and no query Postgres would refuse.
+    if (!isIdOf('wch', id)) throw watchNotFound(id);
     const watch = await this.watches.find(accountId, id);
     if (!watch) throw watchNotFound(id);
     return toDto(watch);
   }
 
   async remove(accountId: string, id: string): Promise<void> {
+    if (!isIdOf('wch', id)) throw watchNotFound(id);
     if (!(await this.watches.delete(accountId, id))) throw watchNotFound(id);
   }
 

@@ -46,7 +46,7 @@ export class WatchCheckDto {
 
 /** One watch: an account following one company. */
 export class WatchDto {
-  @ApiProperty({ example: 'wch_3kq9T2mZ8xYb' }) id: string;
+  @ApiProperty({ example: 'wch_5Jx2mQ8vL0cR7tYb3nWk9p' }) id: string;
   @ApiProperty({
     description:
       'The service’s stable id of the company: `ent_<country in lower case>_<registration number as the register keys it>`, the same for every account and in every event.',
