@@ -285,25 +285,37 @@ describe('DK: the sidstOpdateret query', () => {
   });
   afterAll(() => h.close());
 
-  it('applies the documents the query returns without re-reading; a document seen again gives nothing', async () => {
+  it('re-reads the watched companies the query names, participants included; a document seen again gives nothing', async () => {
     let feedAnswer = 'registers/dk/cvr-es-virksomhed-search-no-hits-derived.json';
+    let current = 'registers/dk/cvr-es-virksomhed-by-cvr-25052943-magenta-aps.json';
     h.fakes.DK_API.post('/cvr-permanent/virksomhed/_search', (req) => {
       const body = JSON.parse(req.body);
-      if (body.query.range) return { fixture: feedAnswer };
-      return { fixture: 'registers/dk/cvr-es-virksomhed-by-cvr-25052943-magenta-aps.json' };
+      return { fixture: body.query.range ? feedAnswer : current };
     });
+    const feedRequests = () => h.fakes.DK_API.requests.filter((r) => JSON.parse(r.body).query.range);
+    const reads = () => h.fakes.DK_API.requests.filter((r) => JSON.parse(r.body).query.term);
     await h.setReadable('DK', true);
     await h.watch('acc_a', 'DK', '25052943');
     await h.runDueChecks();
+    // The baseline is the whole lookup: the record and its participants.
+    expect(JSON.parse(reads().at(-1)!.body)._source).toContain('Vrvirksomhed.deltagerRelation');
     await h.feeds.poll('DK');
-    const feedRequest = JSON.parse(h.fakes.DK_API.requests.at(-1)!.body);
+    // The query asks for the numbers and stamps only, not the companies' documents.
+    const feedRequest = JSON.parse(feedRequests().at(-1)!.body);
     expect(feedRequest.query.range['Vrvirksomhed.sidstOpdateret'].gte).toBe('2026-11-22T12:00:00.000Z');
+    expect(feedRequest._source).toEqual(['Vrvirksomhed.cvrNummer', 'Vrvirksomhed.sidstOpdateret']);
 
-    feedAnswer = 'registers/dk/cvr-es-virksomhed-by-cvr-25052943-derived-renamed-moved.json';
-    const before = h.fakes.DK_API.requests.length;
-    await h.feeds.poll('DK');
-    expect(h.fakes.DK_API.requests.length - before).toBe(1);
-    expect((await h.takeEvents()).map(changeOf)).toEqual([
+    const changedTo = async (fixture: string) => {
+      feedAnswer = current = fixture;
+      const before = reads().length;
+      await h.feeds.poll('DK');
+      await h.runDueChecks();
+      expect(reads().length - before).toBe(1);
+      return h.takeEvents();
+    };
+    expect(
+      (await changedTo('registers/dk/cvr-es-virksomhed-by-cvr-25052943-derived-renamed-moved.json')).map(changeOf),
+    ).toEqual([
       ['name', 'MAGENTA ApS', 'MAGENTA DIGITAL ApS'],
       ['address', 'Pilestræde 43, 3., 1112 København K', 'Vesterbrogade 10, 3., 1620 København V'],
     ]);
@@ -312,17 +324,33 @@ describe('DK: the sidstOpdateret query', () => {
     );
     expect(cursor).toEqual({ from: '2026-11-22T12:30:00.000+01:00', skip: 1 });
 
-    // The same document again (gte keeps the last second): no duplicate event.
+    // The same document again (gte keeps the last second): read again, nothing new, no duplicate event.
     await h.feeds.poll('DK');
+    await h.runDueChecks();
     expect(await h.takeEvents()).toEqual([]);
-    expect(JSON.parse(h.fakes.DK_API.requests.at(-1)!.body).from).toBe(1);
+    expect(JSON.parse(feedRequests().at(-1)!.body).from).toBe(1);
 
-    feedAnswer = 'registers/dk/cvr-es-virksomhed-by-cvr-25052943-derived-dissolved-legal-form-changed.json';
-    await h.feeds.poll('DK');
-    expect((await h.takeEvents()).map(changeOf)).toEqual([
+    expect(
+      (await changedTo('registers/dk/cvr-es-virksomhed-by-cvr-25052943-derived-dissolved-legal-form-changed.json')).map(
+        changeOf,
+      ),
+    ).toEqual([
       ['status', 'NORMAL', 'OPLØST EFTER FRIVILLIG LIKVIDATION'],
       ['legal_form', 'Anpartsselskab', 'Aktieselskab'],
     ]);
+
+    // The managing director's role ends: one company.officers_changed, and nothing else.
+    const events = await changedTo('registers/dk/cvr-es-virksomhed-by-cvr-25052943-derived-director-resigned.json');
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      accountId: 'acc_a',
+      kind: 'company.officers_changed',
+      data: {
+        change: { field: 'officers', action: 'resigned' },
+        officer: { name: 'Morten Kjærsgaard', role: 'adm. dir', appointed_on: '2009-10-28', resigned_on: '2026-11-20' },
+        provenance: { source_mode: 'live' },
+      },
+    });
   });
 });
 

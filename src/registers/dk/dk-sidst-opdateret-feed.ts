@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChangeFeed, ChangeSourceDeps, FeedPage } from '../change-detection';
 import type { DkConnector } from './dk.connector';
-import { RECORD_FIELDS } from './cvr-queries';
+import { cvrNumberOf } from './cvr-parser';
 
 /** Companies per read. */
 export const DK_FEED_PAGE_SIZE = 1_000;
@@ -12,8 +12,10 @@ type FeedCursor = z.infer<typeof cursorSchema>;
 
 /**
  * CVR's own change query: companies whose `sidstOpdateret` is at or after the cursor, oldest
- * first (ties in CVR-number order), each the whole current document (applied without a
- * re-read). Cursor: `{from, skip}` — the last `sidstOpdateret` seen and how many documents
+ * first (ties in CVR-number order), each named by its number only. A watched one is then
+ * re-read whole, participants included, and compared; a page of whole documents with their
+ * participants would be some 50 KB per company, nearly all of it about companies nobody
+ * watches. Cursor: `{from, skip}` — the last `sidstOpdateret` seen and how many documents
  * with exactly that value were already read (so a burst of equal timestamps pages on).
  */
 export class DkSidstOpdateretFeed implements ChangeFeed {
@@ -31,23 +33,26 @@ export class DkSidstOpdateretFeed implements ChangeFeed {
 
   async read(raw: string): Promise<FeedPage> {
     const cursor = parseCursor(raw);
-    const hits = await this.connector.searchRecords({
+    const docs = await this.connector.searchDocuments({
       query: { range: { [FIELD]: { gte: cursor.from } } },
-      _source: [...RECORD_FIELDS, FIELD],
+      _source: ['Vrvirksomhed.cvrNummer', FIELD],
       sort: [{ [FIELD]: 'asc' }, { 'Vrvirksomhed.cvrNummer': 'asc' }],
       from: cursor.skip,
       size: DK_FEED_PAGE_SIZE,
     });
-    if (hits.length === 0) return { entries: [], cursor: raw, more: false };
-    const stamps = hits.map((h) => (typeof h.doc.sidstOpdateret === 'string' ? h.doc.sidstOpdateret : cursor.from));
+    if (docs.length === 0) return { entries: [], cursor: raw, more: false };
+    const stamps = docs.map((d) => (typeof d.sidstOpdateret === 'string' ? d.sidstOpdateret : cursor.from));
     const last = stamps[stamps.length - 1];
     const sameAsLast = stamps.filter((s) => s === last).length;
     const next: FeedCursor =
-      last === cursor.from ? { from: last, skip: cursor.skip + hits.length } : { from: last, skip: sameAsLast };
+      last === cursor.from ? { from: last, skip: cursor.skip + docs.length } : { from: last, skip: sameAsLast };
     return {
-      entries: hits.map(({ record }) => ({ registrationNumber: record.registrationNumber, record })),
+      entries: docs.flatMap((d) => {
+        const registrationNumber = cvrNumberOf(d);
+        return registrationNumber ? [{ registrationNumber }] : [];
+      }),
       cursor: JSON.stringify(next),
-      more: hits.length >= DK_FEED_PAGE_SIZE,
+      more: docs.length >= DK_FEED_PAGE_SIZE,
     };
   }
 }

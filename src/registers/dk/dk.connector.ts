@@ -75,10 +75,9 @@ export class DkConnector implements RegisterConnector {
     return doc ? this.withSource(toCvrRecord(doc), retrievedAt) : null;
   }
 
-  /** Records of any search body, each with its document (change detection's `sidstOpdateret` query). */
-  async searchRecords(body: object): Promise<Array<{ record: CompanyRecord; doc: Json }>> {
-    const { docs, retrievedAt } = await this.search(body);
-    return docs.map((doc) => ({ record: this.withSource(toCvrRecord(doc), retrievedAt), doc }));
+  /** The documents of any search body, as `_source` asks for them (change detection's `sidstOpdateret` query). */
+  async searchDocuments(body: object): Promise<Json[]> {
+    return (await this.search(body)).docs;
   }
 
   async probe(): Promise<{ httpStatus: number }> {

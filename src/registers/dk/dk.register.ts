@@ -16,5 +16,7 @@ export const DK_REGISTER: Register = {
   simulation: {
     status: { active: 'NORMAL', inactive: 'UNDER FRIVILLIG LIKVIDATION' },
     legalFormPairs: [['Anpartsselskab', 'Aktieselskab']],
+    // FUNKTION values as CVR writes them (cvr-officers.ts).
+    officer: { name: 'Jens Hansen', role: 'DIREKTØR' },
   },
 };
