@@ -23,7 +23,7 @@ export function cvrLookupQuery(cvr: string): object {
   };
 }
 
-/** The record without participants (change detection). */
+/** The record without participants (`readRecord`; detection reads participants too, with `cvrLookupQuery`). */
 export function cvrRecordQuery(cvr: string): object {
   return { query: { term: { 'Vrvirksomhed.cvrNummer': Number(cvr) } }, _source: RECORD_FIELDS, size: 1 };
 }

@@ -14,6 +14,20 @@ describe('WatchService', () => {
     return { status: (err as ApiError).status, code: (err as ApiError).code, detail: (err as ApiError).detail };
   };
 
+  /**
+   * Another account watches the company and the worker's detection tick leases it (due at once)
+   * before this account's creation claims it: the creation, under way (since `startedAt`), and
+   * the worker's token.
+   */
+  const createWhileWorkerHolds = async (country: 'NO' | 'GB', registrationNumber: string) => {
+    await h.setReadable(country, true);
+    await h.watch('acc_e', country, registrationNumber);
+    const { token, entityIds } = await h.checks.claimDue(country, 1000, 'read');
+    expect(entityIds).toEqual([`ent_${country.toLowerCase()}_${registrationNumber}`]);
+    const startedAt = Date.now();
+    return { token, entityIds, startedAt, creating: watches.create('acc_f', { country, registrationNumber }) };
+  };
+
   beforeAll(async () => {
     h = await startDetectionHarness();
     watches = h.ctx.get(WatchService);
@@ -82,12 +96,7 @@ describe('WatchService', () => {
   });
 
   it('waits for the baseline of a worker that claimed the new company first, and reads it once', async () => {
-    await h.setReadable('NO', true);
-    await h.watch('acc_e', 'NO', '883603362');
-    // The worker's detection tick leases the due company before the creation's own claim.
-    const { token, entityIds } = await h.checks.claimDue('NO', 1000, 'read');
-    expect(entityIds).toEqual(['ent_no_883603362']);
-    const creating = watches.create('acc_f', { country: 'NO', registrationNumber: '883603362' });
+    const { token, entityIds, creating } = await createWhileWorkerHolds('NO', '883603362');
     await new Promise((r) => setTimeout(r, 300));
     await h.checks.checkBatch('NO', entityIds, token);
     const { created, watch } = await creating;
@@ -100,11 +109,7 @@ describe('WatchService', () => {
   });
 
   it('reads the company itself when the worker that claimed it first lets it go without a baseline', async () => {
-    await h.setReadable('GB', true);
-    await h.watch('acc_e', 'GB', '04475590');
-    const { token, entityIds } = await h.checks.claimDue('GB', 1000, 'read');
-    expect(entityIds).toEqual(['ent_gb_04475590']);
-    const creating = watches.create('acc_f', { country: 'GB', registrationNumber: '04475590' });
+    const { token, creating } = await createWhileWorkerHolds('GB', '04475590');
     await new Promise((r) => setTimeout(r, 300));
     // What the worker does when its read fails: the lease ends, the baseline still pending.
     await h.dataSource.transaction((m) =>
@@ -122,12 +127,8 @@ describe('WatchService', () => {
   });
 
   it('answers a pending baseline when the worker holding the company takes longer than a read may', async () => {
-    await h.setReadable('NO', true);
-    await h.watch('acc_e', 'NO', '913757424');
-    const { entityIds } = await h.checks.claimDue('NO', 1000, 'read');
-    expect(entityIds).toEqual(['ent_no_913757424']);
-    const started = Date.now();
-    const { watch } = await watches.create('acc_f', { country: 'NO', registrationNumber: '913757424' });
+    const { startedAt: started, creating } = await createWhileWorkerHolds('NO', '913757424');
+    const { watch } = await creating;
     // REGISTER_TIMEOUT_MS is 2 s in the harness: the wait is bounded by it, not the 10-minute lease.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_800);
     expect(Date.now() - started).toBeLessThan(5_000);
