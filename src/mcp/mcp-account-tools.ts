@@ -35,7 +35,7 @@ const pageInput = {
 function accountTool<I extends z.ZodObject, O extends z.ZodObject>(
   definition: McpTool<McpAccountContext, I, O>,
 ): McpTool<McpAccountContext> {
-  return definition as unknown as McpTool<McpAccountContext>;
+  return { ...definition, input: definition.input.strict() } as unknown as McpTool<McpAccountContext>;
 }
 
 /**

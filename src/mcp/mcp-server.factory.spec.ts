@@ -235,6 +235,22 @@ describe('account tools', () => {
     ]);
   });
 
+  it('refuses an argument a tool does not take, naming the ones it does, before counting or reading', async () => {
+    const { context, calls } = account();
+    await expect(
+      callTool(lookups, { name: 'list_events', arguments: { kind: 'company.name_changed', limit: 1 } }, context),
+    ).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(
+        /unknown field kind\nIts arguments: event, entityId, isTest, since, until, limit, cursor\.$/,
+      ),
+    });
+    await expect(
+      callTool(lookups, { name: 'list_registers', arguments: { status: 'live', region: 'EU' } }),
+    ).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('provides, status') });
+    expect(calls.some((c) => c.startsWith('events'))).toBe(false);
+  });
+
   it('list_events refuses bad query values with REST’s invalid_parameter, before reading', async () => {
     const { context, calls } = account();
     const result = await callTool(

@@ -99,9 +99,12 @@ async function runTool<S>(
 ): Promise<CallToolResult> {
   const args = tool.input.safeParse(params.arguments ?? {});
   if (!args.success) {
+    // A misspelt optional filter would otherwise be dropped and answered unfiltered: say what the tool takes.
+    const unknownKey = args.error.issues.some((i) => i.code === 'unrecognized_keys');
+    const accepted = unknownKey ? `\nIts arguments: ${Object.keys(tool.input.shape).join(', ')}.` : '';
     throw new McpError(
       ErrorCode.InvalidParams,
-      `Invalid arguments for tool ${tool.name}: ${z.prettifyError(args.error)}`,
+      `Invalid arguments for tool ${tool.name}: ${z.prettifyError(args.error).slice(0, 500)}${accepted}`,
     );
   }
   let result: Record<string, unknown>;

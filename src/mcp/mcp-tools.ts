@@ -57,7 +57,7 @@ export interface McpTool<
 function tool<I extends z.ZodObject, O extends z.ZodObject>(
   definition: Omit<McpTool<McpToolServices, I, O>, 'hints'>,
 ): McpTool {
-  return { ...definition, hints: LOOKUP_HINTS } as unknown as McpTool;
+  return { ...definition, input: definition.input.strict(), hints: LOOKUP_HINTS } as unknown as McpTool;
 }
 
 // Everything a model reads about coverage comes from the register table, never a second list.

@@ -78,6 +78,7 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     expect([...tools.keys()]).toEqual(TOOL_NAMES);
     for (const tool of tools.values()) {
       expect(tool.inputSchema.type).toBe('object');
+      expect(tool.inputSchema.additionalProperties).toBe(false);
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     }
@@ -194,6 +195,9 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
       ['search_companies', { q: 42, country: 'NO' }],
       ['search_companies', { country: 'NO' }],
       ['list_registers', { status: ['live'] }],
+      // A misspelt optional filter, refused rather than answered unfiltered.
+      ['list_registers', { statuses: 'live' }],
+      ['get_register_status', { counrty: 'NO' }],
     ] as const) {
       const error = await client.callTool({ name, arguments: args }).then(
         () => null,

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { Customer, eventually, signUp } from '../support/event-side';
 import { NO_ABG, NO_SESAM_AS } from '../support/fake-no-register';
@@ -125,6 +125,8 @@ describe(`MCP watch and event tools with an API key (${MODE})`, () => {
     expect([...tools.keys()]).toEqual([...LOOKUP_TOOLS, ...ACCOUNT_TOOLS]);
     for (const name of ACCOUNT_TOOLS) {
       expect(tools.get(name)!.inputSchema.type).toBe('object');
+      // A misspelt argument is refused, not dropped (below): the schema says so to the model.
+      expect(tools.get(name)!.inputSchema.additionalProperties).toBe(false);
       expect(tools.get(name)!.outputSchema?.type).toBe('object');
       expect(tools.get(name)!.description).toContain('Authorization: Bearer <api key>');
     }
@@ -240,6 +242,15 @@ describe(`MCP watch and event tools with an API key (${MODE})`, () => {
       code: 'invalid_parameter',
       errors: [{ field: 'limit' }],
     });
+    // An argument the tool does not take is refused as REST refuses a query parameter it does not
+    // know — here -32602, the protocol's answer to arguments that do not fit the input schema.
+    const misspelt = await client.callTool({ name: 'list_events', arguments: { kind: 'company.name_changed' } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(misspelt).toMatchObject({ code: ErrorCode.InvalidParams });
+    expect((misspelt as McpError).message).toMatch(/unknown field kind\nIts arguments: event, entityId/);
+    expect((await customer.call('GET', '/api/v1/events?kind=company.name_changed')).status).toBe(400);
   });
 
   it('reads the account’s recent events with their data, as delivered and as GET /api/v1/events answers them', async () => {
