@@ -16,6 +16,7 @@ import { ROOT_LOGGER } from '../platform/logging/logging.module';
 import { HttpMetrics } from '../platform/metrics/http-metrics';
 import { Metrics } from '../platform/metrics/metrics';
 import { requestLogging } from '../platform/logging/request-logging';
+import { notAnObject } from '../platform/validation/zod-input';
 import { OpenApiDocument } from '../platform/openapi/openapi.controller';
 import { documentWithWebhookEvents } from '../events/webhooks/events/openapi-webhooks';
 import { RateLimitMiddleware } from '../platform/rate-limit/rate-limit.middleware';
@@ -204,6 +205,16 @@ function requireJsonBody(req: Request, res: Response, next: NextFunction): void 
   next();
 }
 
+function isJson(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The JSON body parser of /api/v1, its failures answered here in the contract's shape
  * (Nest would turn a JSON syntax error into a bare 400 and lose which it was).
@@ -223,13 +234,23 @@ function parseJsonBody(limit = API_V1_MAX_BODY): (req: Request, res: Response, n
           new ApiError('unsupported_media_type', 'The request body must be UTF-8 JSON, without Content-Encoding.'),
         );
       }
-      const message = type === 'entity.parse.failed' ? 'not valid JSON' : 'the body could not be read';
+      if (type === 'entity.parse.failed' && isJson((err as { body?: unknown }).body)) {
+        // JSON, but not an object (`null`, `"x"`, `1`): the strict parser refuses it as a syntax error.
+        return writeProblem(req, res, notAnObject());
+      }
+      const [detail, message] =
+        type === 'entity.parse.failed'
+          ? ['The request body is not valid JSON.', 'not valid JSON']
+          : req.headers['content-encoding']
+            ? [
+                `The request body could not be read as its Content-Encoding (${String(req.headers['content-encoding']).slice(0, 40)}) says.`,
+                'could not be decoded',
+              ]
+            : ['The request body could not be read.', 'could not be read'];
       writeProblem(
         req,
         res,
-        new ApiError('invalid_body', `The request body is ${message}.`, {
-          errors: [{ field: '(body)', code: 'invalid_json', message }],
-        }),
+        new ApiError('invalid_body', detail, { errors: [{ field: '(body)', code: 'invalid_json', message }] }),
       );
     });
 }

@@ -90,6 +90,27 @@ describe('accounts and API keys (/api/v1)', () => {
       'payload_too_large',
     );
     expectProblem(await call(url(), 'POST', '/api/v1/accounts'), 400, 'invalid_body');
+    // JSON, but not an object: said so, not "not valid JSON".
+    for (const rawBody of ['null', '"a@example.com"', '42']) {
+      const res = await call(url(), 'POST', '/api/v1/accounts', {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectProblem(res, 400, 'invalid_body');
+      expect(res.body.errors).toEqual([{ field: '(body)', code: 'invalid_type', message: 'expected a JSON object' }]);
+    }
+    // A body its Content-Encoding does not decode: which header is wrong, in a sentence.
+    const undecodable = await call(url(), 'POST', '/api/v1/accounts', {
+      rawBody: '{"email":"a@example.com"}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    expectProblem(undecodable, 400, 'invalid_body');
+    expect(undecodable.body.detail).toBe('The request body could not be read as its Content-Encoding (gzip) says.');
+    // A watch without a body, in the same words as every other body.
+    const a = await signUp(url());
+    const bare = await call(url(), 'POST', '/api/v1/watches', { key: a.key });
+    expectProblem(bare, 400, 'invalid_body');
+    expect(bare.body.errors).toEqual([{ field: '(body)', code: 'invalid_type', message: 'expected a JSON object' }]);
   });
 
   it('answers 401 without a key, with a malformed, unknown or revoked key, or another scheme', async () => {

@@ -9,17 +9,20 @@ import { nulCharacters } from './text-input';
  * with the field's path (`events[2]`, `countries`).
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError('invalid_body', 'The request body must be a JSON object (Content-Type: application/json).', {
-      errors: [{ field: '(body)', code: 'invalid_type', message: 'expected a JSON object' }],
-    });
-  }
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) throw notAnObject();
   const nul = nulCharacters(body);
   if (nul.length) throw new ApiError('invalid_body', summary(nul), { errors: nul });
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const errors = fieldErrors(result.error);
   throw new ApiError('invalid_body', summary(errors), { errors });
+}
+
+/** A request body that is missing, or JSON but not an object. */
+export function notAnObject(): ApiError {
+  return new ApiError('invalid_body', 'The request body must be a JSON object (Content-Type: application/json).', {
+    errors: [{ field: '(body)', code: 'invalid_type', message: 'expected a JSON object' }],
+  });
 }
 
 /** Query parameters: the same checks, reported as invalid_parameter. */
@@ -65,7 +68,8 @@ function codeOf(zodCode: string): string {
   }
 }
 
-function summary(errors: FieldError[]): string {
+/** The detail of a problem with these errors: the first few, in one line. */
+export function summary(errors: FieldError[]): string {
   const shown = errors.slice(0, 5).map((e) => `${e.field}: ${e.message}`);
   return `${shown.join('; ')}${errors.length > 5 ? `; and ${errors.length - 5} more` : ''}.`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../../platform/errors/api-error';
+import { fieldErrors, parseBody, summary } from '../../../platform/validation/zod-input';
 import { entityId } from '../../../registers/entity-id';
 import { CountryCode, findRegister, REGISTER_TABLE } from '../../../registers/registers';
 import { REGISTERS } from '../../../registers/registers';
@@ -31,16 +32,7 @@ export interface WatchTarget {
  * check digit (400), normalised as the register keys it.
  */
 export function resolveWatchTarget(raw: unknown, field = ''): WatchTarget {
-  const parsed = watchInputSchema.safeParse(raw);
-  if (!parsed.success) {
-    const errors = parsed.error.issues.map((i) => ({
-      field: `${field}${i.path.join('.') || '(row)'}`,
-      code: i.code === 'unrecognized_keys' ? 'unknown_field' : 'invalid_value',
-      message: i.message,
-    }));
-    throw new ApiError(BODY_ERROR, errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors });
-  }
-  const { country: rawCountry, registrationNumber: rawNumber, notifyNoChange } = parsed.data;
+  const { country: rawCountry, registrationNumber: rawNumber, notifyNoChange } = checkedInput(raw, field);
   const register = /^[A-Za-z]{2}$/.test(rawCountry.trim()) ? findRegister(rawCountry.trim()) : undefined;
   if (!register) {
     throw new ApiError(
@@ -68,4 +60,19 @@ export function resolveWatchTarget(raw: unknown, field = ''): WatchTarget {
     entityId: entityId(country, match.registrationNumber),
     notifyNoChange: notifyNoChange ?? false,
   };
+}
+
+/**
+ * The body of one watch, checked as every /api/v1 body is (zod-input's words and codes); a bulk
+ * row's errors carry its place (`watches[3].country`, `watches[3]` for a row that is no object).
+ */
+function checkedInput(raw: unknown, field: string): z.infer<typeof watchInputSchema> {
+  if (!field) return parseBody(watchInputSchema, raw);
+  const parsed = watchInputSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const errors = fieldErrors(parsed.error).map((e) => ({
+    ...e,
+    field: e.field === '(body)' ? field.replace(/\.$/, '') : `${field}${e.field}`,
+  }));
+  throw new ApiError(BODY_ERROR, summary(errors), { errors });
 }
