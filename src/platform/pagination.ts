@@ -35,9 +35,16 @@ export const cursorSchema = z
     return z.NEVER;
   });
 
+const LIMIT_RANGE = 'must be a whole number from 1 to 100';
+
 /** The query parameters every list shares: limit (1–100, default 50), cursor, a created_at window. */
 export const pageQuery = {
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: z.coerce
+    .number({ error: LIMIT_RANGE })
+    .int({ error: LIMIT_RANGE })
+    .min(1, { error: LIMIT_RANGE })
+    .max(100, { error: LIMIT_RANGE })
+    .default(50),
   cursor: cursorSchema.optional(),
   since: isoInstant()
     .transform((v) => new Date(v))

@@ -31,6 +31,12 @@ describe('query validation', () => {
     expect(codeOf(() => resolveCountry('  '))).toBe('country_not_covered');
   });
 
+  it('q or country given twice is invalid_query, not a country that is not covered', () => {
+    expect(codeOf(() => validateQuery(['sesam', 'sesam']))).toBe('invalid_query');
+    expect(codeOf(() => resolveCountry(['NO', 'GB']))).toBe('invalid_query');
+    expect(() => resolveCountry(['NO', 'NO'])).toThrow('country must be given once, as a single string.');
+  });
+
   it('keeps inner spaces of a name, collapsed', () => {
     expect(validateQuery('  Equinor   ASA ')).toBe('Equinor ASA');
   });

@@ -61,6 +61,8 @@ export function requireParameters(params: Record<string, unknown>): void {
 /** Resolves a country parameter (case-insensitive ISO 3166-1 alpha-2) to its register. */
 export function resolveCountry(raw: unknown): RegisterDefinition & { country: CountryCode } {
   if (raw === undefined || raw === null || raw === '') throw ApiError.missingParameter('country');
+  // `?country=NO&country=GB`: which one was meant is not ours to guess (as for q).
+  if (Array.isArray(raw)) throw invalid('country', 'country must be given once, as a single string.');
   if (typeof raw !== 'string' || !/^[A-Za-z]{2}$/.test(raw.trim())) {
     throw new ApiError(
       'country_not_covered',

@@ -6,6 +6,7 @@ type Issue = $ZodRawIssue;
 const NOUNS: Record<string, string> = {
   string: 'text',
   number: 'a number',
+  int: 'a whole number',
   boolean: 'true or false',
   array: 'a list',
   object: 'an object',
@@ -37,9 +38,11 @@ function bound(issue: { origin?: string; inclusive?: boolean }, value: unknown, 
 export function plainMessage(issue: Issue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined
-        ? 'is required'
-        : `must be ${NOUNS[issue.expected] ?? issue.expected}, not ${received(issue.input)}`;
+      if (issue.input === undefined) return 'is required';
+      // Text coerced to a number that is none (NaN), or a fraction where a whole number is wanted.
+      if (typeof issue.input === 'number')
+        return Number.isFinite(issue.input) ? `must be ${NOUNS[issue.expected] ?? issue.expected}` : 'must be a number';
+      return `must be ${NOUNS[issue.expected] ?? issue.expected}, not ${received(issue.input)}`;
     case 'too_small':
       if (issue.origin === 'string' && issue.minimum === 1) return 'must not be empty';
       return bound(issue, issue.minimum, true);

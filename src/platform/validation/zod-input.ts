@@ -34,10 +34,13 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.in
     });
   const result = schema.safeParse(query ?? {});
   if (result.success) return result.data;
-  const errors = fieldErrors(result.error).map((e) => ({
-    ...e,
-    code: e.code === 'unknown_field' ? 'unknown_parameter' : 'invalid_parameter',
-  }));
+  // `?limit=1&limit=2` arrives as a list: which of the two was meant is not ours to guess.
+  const repeated = (field: string) => Array.isArray((query as Record<string, unknown> | undefined)?.[field]);
+  const errors = fieldErrors(result.error).map((e) =>
+    e.code === 'unknown_field'
+      ? { ...e, code: 'unknown_parameter' }
+      : { ...e, code: 'invalid_parameter', ...(repeated(e.field) && { message: 'must be given once' }) },
+  );
   throw new ApiError('invalid_parameter', summary(errors), { errors });
 }
 
