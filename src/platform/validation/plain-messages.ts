@@ -26,7 +26,7 @@ function received(input: unknown): string {
 function bound(issue: { origin?: string; inclusive?: boolean }, value: unknown, least: boolean): string {
   const unit = UNITS[issue.origin ?? ''];
   const n = typeof value === 'bigint' ? value.toString() : String(value);
-  if (unit) return `must have at ${least ? 'least' : 'most'} ${n} ${unit}`;
+  if (unit) return `must have at ${least ? 'least' : 'most'} ${n} ${n === '1' ? unit.replace(/s$/, '') : unit}`;
   if (issue.inclusive === false) return `must be ${least ? 'more' : 'less'} than ${n}`;
   return `must be at ${least ? 'least' : 'most'} ${n}`;
 }

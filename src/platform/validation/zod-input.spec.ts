@@ -56,3 +56,13 @@ describe('plain messages of coerced numbers (settings such as PORT=abc)', () => 
     expect(port.safeParse(input).error?.issues[0].message).toBe(message);
   });
 });
+
+describe('plain messages of bounds', () => {
+  it('count one item, one character, in the singular', () => {
+    expect(z.array(z.string()).min(1).safeParse([]).error?.issues[0].message).toBe('must have at least 1 item');
+    expect(z.array(z.string()).max(2).safeParse(['a', 'b', 'c']).error?.issues[0].message).toBe(
+      'must have at most 2 items',
+    );
+    expect(z.string().min(2).safeParse('a').error?.issues[0].message).toBe('must have at least 2 characters');
+  });
+});

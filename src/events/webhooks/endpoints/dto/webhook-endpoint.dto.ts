@@ -4,7 +4,8 @@ import { BUILT_EVENT_KINDS, DEFAULT_SUBSCRIPTION, eventKindSchema } from '../../
 import { MAX_URL_LENGTH } from '../../outbound/target-url';
 
 const url = z
-  .string({ error: 'a URL string' })
+  // Only the type's own message: a URL too long or empty is told so (plain-messages), not "a URL string".
+  .string({ error: (issue) => (issue.code === 'invalid_type' ? 'a URL string' : undefined) })
   .min(1)
   .max(MAX_URL_LENGTH)
   .describe(
