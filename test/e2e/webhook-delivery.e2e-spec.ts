@@ -271,6 +271,16 @@ describe('webhook delivery', () => {
     expect(receiver.requests).toHaveLength(8);
 
     receiver.answerWith(() => ({ status: 204 }));
+    // A retry takes no fields: one sent is refused, and nothing is retried.
+    const withField = await customer.call(
+      'POST',
+      `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${sent[0].body.deliveryId}/retry`,
+      { delaySeconds: 10 },
+    );
+    expect(withField).toMatchObject({
+      status: 400,
+      body: { errors: [{ field: 'delaySeconds', code: 'unknown_field' }] },
+    });
     const retried = await customer.call(
       'POST',
       `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${sent[0].body.deliveryId}/retry`,

@@ -108,6 +108,10 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
     const overlap =
       new Date(rotated.body.previousSecretExpiresAt).getTime() - new Date(rotated.body.updatedAt).getTime();
     expect(overlap).toBe(24 * 3_600_000);
+    // It takes no fields: one sent (an overlap of the client's choosing, say) is refused, not ignored.
+    const asked = await a.call('POST', `/api/v1/webhook-endpoints/${ep.id}/rotate-secret`, { overlapSeconds: 60 });
+    expect(asked).toMatchObject({ status: 400, body: { code: 'invalid_body', errors: [{ field: 'overlapSeconds' }] } });
+    expect((await a.call('POST', `/api/v1/webhook-endpoints/${ep.id}/rotate-secret`, {})).status).toBe(200);
   });
 
   it('refuses an unknown event kind listing the allowed ones; the officer and filing kinds are built', async () => {

@@ -45,3 +45,12 @@ export function isoInstant(description = 'an ISO 8601 date-time, e.g. 2026-11-23
         });
     });
 }
+
+/**
+ * A window whose end is not after its start (`since` and `until` swapped, most likely) is
+ * refused rather than answered empty: add with `.superRefine(windowInOrder)`.
+ */
+export function windowInOrder(value: { since?: Date | string; until?: Date | string }, ctx: z.RefinementCtx): void {
+  if (value.since !== undefined && value.until !== undefined && new Date(value.until) <= new Date(value.since))
+    ctx.addIssue({ code: 'custom', path: ['until'], message: 'must be later than since' });
+}

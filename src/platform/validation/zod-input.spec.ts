@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { ApiError } from '../errors/api-error';
 import { pageQuery } from '../pagination';
+import { windowInOrder } from './text-input';
 import { parseQuery } from './zod-input';
 
-const listQuery = z.object({ ...pageQuery, country: z.string().max(8).optional() }).strict();
+const listQuery = z
+  .object({ ...pageQuery, country: z.string().max(8).optional() })
+  .strict()
+  .superRefine(windowInOrder);
 
 /** The errors a query is refused with (as a client reads them), or the parsed query. */
 function errorsOf(query: Record<string, unknown>): Array<{ field: string; code: string; message: string }> {
@@ -38,6 +42,16 @@ describe('parseQuery: a list’s query refused in plain words', () => {
     expect(errorsOf({ limits: ['1', '2'] })).toEqual([
       { field: 'limits', code: 'unknown_parameter', message: 'unknown field' },
     ]);
+  });
+
+  it('a window that ends before it starts is refused, not answered empty', () => {
+    expect(errorsOf({ since: '2026-11-28T00:00:00Z', until: '2026-11-01T00:00:00Z' })).toEqual([
+      { field: 'until', code: 'invalid_parameter', message: 'must be later than since' },
+    ]);
+    expect(errorsOf({ since: '2026-11-28T00:00:00Z', until: '2026-11-28T00:00:00Z' })).toHaveLength(1);
+    expect(parseQuery(listQuery, { since: '2026-11-01T00:00:00Z', until: '2026-11-28T00:00:00Z' })).toMatchObject({
+      since: new Date('2026-11-01T00:00:00Z'),
+    });
   });
 
   it('a good query passes with its defaults', () => {

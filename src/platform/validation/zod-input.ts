@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError, FieldError } from '../errors/api-error';
 import './plain-messages';
 import { nulCharacters } from './text-input';
@@ -17,6 +17,15 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   const errors = fieldErrors(result.error);
   throw new ApiError('invalid_body', summary(errors), { errors });
 }
+
+/**
+ * The body of a POST that takes none (a rotation, a retry): nothing, or `{}`. A field sent is
+ * refused, never ignored: a client that sends one expects it to do something.
+ */
+export function expectNoFields(body: unknown): void {
+  if (body !== undefined) parseBody(NO_FIELDS, body);
+}
+const NO_FIELDS = z.object({}).strict();
 
 /** A request body that is missing, or JSON but not an object. */
 export function notAnObject(): ApiError {

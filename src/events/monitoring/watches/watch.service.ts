@@ -6,6 +6,7 @@ import { ApiError } from '../../../platform/errors/api-error';
 import { AccountGate } from '../../accounts/account-gate.service';
 import { isIdOf, randomId } from '../../../platform/ids';
 import { Cursor, page, pageQuery } from '../../../platform/pagination';
+import { windowInOrder } from '../../../platform/validation/text-input';
 import { parseQuery } from '../../../platform/validation/zod-input';
 import { z } from 'zod';
 import { COUNTRY_CODES, CountryCode, findRegister } from '../../../registers/registers';
@@ -223,7 +224,10 @@ function newWatchId(): string {
 }
 
 /** GET /watches: the shared page parameters, and a country. */
-const listQuery = z.object({ ...pageQuery, country: z.string().max(8).optional() }).strict();
+const listQuery = z
+  .object({ ...pageQuery, country: z.string().max(8).optional() })
+  .strict()
+  .superRefine(windowInOrder);
 
 function toDto(w: WatchView): WatchDto {
   const country = w.country.trim() as CountryCode;

@@ -11,7 +11,7 @@ import {
 import { ApiKeyGuard, CurrentPrincipal } from '../../accounts/api-key.guard';
 import type { Principal } from '../../accounts/api-key-auth.service';
 import { ApiAccountErrors } from '../../../platform/openapi/api-account-errors.decorator';
-import { parseBody, parseQuery } from '../../../platform/validation/zod-input';
+import { expectNoFields, parseBody, parseQuery } from '../../../platform/validation/zod-input';
 import { openApiSchema } from '../../../platform/validation/zod-openapi';
 import { DeliveryLogService } from './delivery-log.service';
 import { deliveriesQuerySchema } from './dto/deliveries-query';
@@ -85,12 +85,14 @@ export class DeliveriesController {
   @ApiParam(ENDPOINT)
   @ApiParam(DELIVERY)
   @ApiAcceptedResponse({ type: DeliveryDto })
-  @ApiAccountErrors('resource_not_found', 'conflict')
+  @ApiAccountErrors('resource_not_found', 'conflict', 'invalid_body')
   retry(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') endpointId: string,
     @Param('deliveryId') deliveryId: string,
+    @Body() body: unknown,
   ): Promise<DeliveryDto> {
+    expectNoFields(body);
     return this.log.retry(principal.accountId, endpointId, deliveryId);
   }
 

@@ -11,7 +11,7 @@ import {
 import { ApiKeyGuard, CurrentPrincipal } from '../../accounts/api-key.guard';
 import type { Principal } from '../../accounts/api-key-auth.service';
 import { ApiAccountErrors } from '../../../platform/openapi/api-account-errors.decorator';
-import { parseBody } from '../../../platform/validation/zod-input';
+import { expectNoFields, parseBody } from '../../../platform/validation/zod-input';
 import { openApiSchema } from '../../../platform/validation/zod-openapi';
 import {
   createEndpointSchema,
@@ -105,12 +105,14 @@ export class WebhookEndpointsController {
   })
   @ApiParam(ID)
   @ApiOkResponse({ type: WebhookEndpointWithSecretDto })
-  @ApiAccountErrors('resource_not_found')
+  @ApiAccountErrors('resource_not_found', 'invalid_body')
   @HttpCode(200)
   rotate(
     @CurrentPrincipal() principal: Principal,
     @Param('endpointId') id: string,
+    @Body() body: unknown,
   ): Promise<WebhookEndpointWithSecretDto> {
+    expectNoFields(body);
     return this.endpoints.rotateSecret(principal.accountId, id);
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../../../../platform/pagination';
+import { windowInOrder } from '../../../../platform/validation/text-input';
 import { DELIVERY_STATES } from './delivery.dto';
 
 // Apart from the DTOs: the pages type-check against those, and the cursor code is server-only (Buffer).
@@ -8,4 +9,5 @@ export const deliveriesQuerySchema = z
     ...pageQuery,
     state: z.enum(DELIVERY_STATES, { error: `one of ${DELIVERY_STATES.join(', ')}` }).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(windowInOrder);

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
-import { isoInstant } from '../../../../platform/validation/text-input';
+import { isoInstant, windowInOrder } from '../../../../platform/validation/text-input';
 import { BUILT_EVENT_KINDS } from '../../../event-kinds';
 
 export const DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'held'] as const;
@@ -10,7 +10,8 @@ export const replaySchema = z
     since: isoInstant().describe('Replay the endpoint’s failed deliveries of events created at or after this time.'),
     until: isoInstant().optional().describe('…and before this time (default: now).'),
   })
-  .strict();
+  .strict()
+  .superRefine(windowInOrder);
 
 export class DeliveryDto {
   @ApiProperty({ example: 'dlv_8sKq1Vx4mT0bZr6cLw2nPy' }) id: string;

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { z } from 'zod';
 import { pageQuery } from '../../../../platform/pagination';
+import { windowInOrder } from '../../../../platform/validation/text-input';
 import { BUILT_EVENT_KINDS, eventKindSchema } from '../../../event-kinds';
 
 export const eventsQuerySchema = z
@@ -17,7 +18,8 @@ export const eventsQuerySchema = z
       .regex(/^ent_[a-z]{2}_[A-Za-z0-9-]{1,40}$/, { error: 'an entity id such as ent_gb_04475590' })
       .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(windowInOrder);
 
 export class EventDeliverySummaryDto {
   @ApiProperty() id: string;
