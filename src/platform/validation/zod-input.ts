@@ -63,7 +63,10 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
       continue;
     }
     const params = (issue as { params?: { code?: string } }).params;
-    out.push({ field: base || '(body)', code: params?.code ?? codeOf(issue.code), message: issue.message });
+    const field = base || '(body)';
+    // Several checks of one field that fail alike (1e308: not whole, and over the maximum) are said once.
+    if (out.some((e) => e.field === field && e.message === issue.message)) continue;
+    out.push({ field, code: params?.code ?? codeOf(issue.code), message: issue.message });
   }
   return out;
 }
