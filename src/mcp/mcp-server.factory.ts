@@ -146,7 +146,8 @@ const HINTS: Partial<Record<ApiError['code'], string>> = {
   missing_parameter: 'Give every required argument a non-empty value.',
   invalid_query:
     'Give a company name of 2–200 characters (more of its words when the register finds it too broad), or a registration number in the country’s format with a correct check digit (lookup_lei: an LEI of 20 letters and digits with correct check digits).',
-  invalid_parameter: 'Use one of the allowed values listed in the message.',
+  invalid_parameter:
+    'Change the argument the message names as it says (an allowed value, a limit of 1–100, an ISO 8601 time, until after since), or leave it out.',
   country_not_covered: 'Use one of the covered country codes listed in the message (list_registers shows them all).',
   company_not_found: 'Check the registration number, or find the company by name with search_companies.',
   lei_not_found: 'Check the LEI; search_companies and get_company show a company’s LEI where GLEIF maps it.',
