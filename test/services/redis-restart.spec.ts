@@ -42,8 +42,14 @@ function load(url: string, workers: number): { samples: Sample[]; stop: () => Pr
   };
 }
 
-async function readyStatus(url: string): Promise<number> {
-  return (await fetch(`${url}/health/ready`)).status;
+async function readyStatus(url: string, service: Started): Promise<number> {
+  try {
+    return (await fetch(`${url}/health/ready`)).status;
+  } catch (err) {
+    // The service stopped listening: say why, from its own output.
+    const exit = service.child.exitCode ?? service.child.signalCode ?? 'still running';
+    throw new Error(`${(err as Error).message} (service: ${exit}):\n${service.output().slice(-4000)}`, { cause: err });
+  }
 }
 
 async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
@@ -92,11 +98,11 @@ suite('Redis stopped and restarted under load', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     await redis.kill();
     const killedAt = Date.now();
-    await until(async () => (await readyStatus(url)) === 503, 5_000);
+    await until(async () => (await readyStatus(url, service)) === 503, 5_000);
     await new Promise((r) => setTimeout(r, 3_000));
     await redis.restart();
     const restartedAt = Date.now();
-    await until(async () => (await readyStatus(url)) === 200, 10_000);
+    await until(async () => (await readyStatus(url, service)) === 200, 10_000);
     await new Promise((r) => setTimeout(r, 1_500));
     await traffic.stop();
 

@@ -75,10 +75,10 @@ export function sharedQueue(
       return new Promise<T>((resolve, reject) => {
         let ran = false;
         let settled = false;
-        const fallBack = (err: Error) => {
+        const fallBack = (err: Error, redisDown = false) => {
           if (ran || settled) return;
           settled = true;
-          if (isConnectionFailure(err)) health.reportFailure(err);
+          if (redisDown || isConnectionFailure(err)) health.reportFailure(err);
           else {
             // The limiter's keys are gone (a restarted Redis, expiry): Bottleneck 2 does not
             // recognise Redis 7's "ERR …" error replies to re-create them, so a new limiter does.
@@ -91,7 +91,8 @@ export function sharedQueue(
           local.schedule(request).then(resolve, reject);
         };
         // Redis going away while this request waits for its turn: wait locally instead.
-        const off = health.onDown(() => fallBack(new Error('Redis went away while waiting')));
+        // Not a sign of stale keys: the limiter stays (disconnecting it needs the Redis that is gone).
+        const off = health.onDown(() => fallBack(new Error('Redis went away while waiting'), true));
         clustered()
           .schedule(() => {
             if (settled) return Promise.resolve(undefined as T); // its turn, given up: no request
