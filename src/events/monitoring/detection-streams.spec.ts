@@ -290,3 +290,56 @@ describe('NO: the role update feed', () => {
     expect(await h.takeEvents()).toEqual([]);
   });
 });
+
+describe('GB: a stream whose lease cannot be written when it connects', () => {
+  let h: DetectionHarness;
+  let runner: ChangeStreamRunner;
+  const open: ServerResponse[] = [];
+  let connections = 0;
+
+  beforeAll(async () => {
+    h = await startDetectionHarness({ REGISTER_GB_API_KEY: 'k', REGISTER_GB_STREAM_KEY: 'stream-key' });
+    for (const path of ['/companies', '/officers', '/filings'])
+      h.fakes.GB_STREAM.get(path, () => ({
+        raw: (res) => {
+          connections++;
+          open.push(res);
+          res.writeHead(200, JSON_HEADERS);
+          res.write('\n');
+        },
+      }));
+  });
+  afterAll(async () => {
+    await runner?.beforeApplicationShutdown();
+    for (const res of open) res.destroy();
+    await h.close();
+  });
+
+  it('goes on streaming: the failed write is not an unhandled rejection that would end the worker', async () => {
+    await h.setReadable('GB', true);
+    await h.watch('acc_a', 'GB', '10345936');
+    const cursors = h.ctx.get(FeedCursorStore);
+    // The database fails this one write (a stalled or restarting Postgres); reads still answer.
+    const failing = Object.create(cursors) as FeedCursorStore;
+    let renewals = 0;
+    failing.renew = () => {
+      renewals++;
+      return Promise.reject(new Error('connection terminated unexpectedly'));
+    };
+    runner = new ChangeStreamRunner(
+      h.dataSource,
+      h.ctx.get(ChangeSources),
+      failing,
+      h.ctx.get(SnapshotStore),
+      h.ctx.get(FeedEntriesService),
+      h.ctx.get(RegisterStatusService),
+      h.ctx.get(DetectionEventWriter),
+      h.ctx.get(Clock),
+    );
+    runner.onApplicationBootstrap();
+    await until(async () => connections >= 3 && renewals >= 3, 10_000, 'the three streams connected');
+    // Jest fails this test on an unhandled rejection from here on, as Node would end the worker.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(renewals).toBeGreaterThanOrEqual(3);
+  });
+});

@@ -120,7 +120,10 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
         connection.signal,
         () => {
           connected = true;
-          void this.cursors.renew(country, this.owner, this.clock.now(), STREAM_LEASE_MS, source);
+          // A write that fails here is retried by the renewal interval, which gives the stream up if the lease is lost.
+          void this.cursors
+            .renew(country, this.owner, this.clock.now(), STREAM_LEASE_MS, source)
+            .catch(() => undefined);
         },
       );
       return connected;
