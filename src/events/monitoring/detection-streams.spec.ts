@@ -18,6 +18,26 @@ const line = (file: string) => JSON.stringify(JSON.parse(fixture(`registers/gb/$
 const cursorOf = async (h: DetectionHarness, feed: string) =>
   (await h.dataSource.query(`SELECT cursor FROM feed_cursor WHERE feed = $1`, [feed]))[0]?.cursor as string | undefined;
 
+/** The harness's stream runner, reading and writing its positions through `cursors`. */
+const streamRunner = (h: DetectionHarness, cursors = h.ctx.get(FeedCursorStore)) =>
+  new ChangeStreamRunner(
+    h.dataSource,
+    h.ctx.get(ChangeSources),
+    cursors,
+    h.ctx.get(SnapshotStore),
+    h.ctx.get(FeedEntriesService),
+    h.ctx.get(RegisterStatusService),
+    h.ctx.get(DetectionEventWriter),
+    h.ctx.get(Clock),
+  );
+
+/** Stops the runner, the streams it held open and the harness. */
+async function closeStreams(h: DetectionHarness, runner: ChangeStreamRunner | undefined, open: ServerResponse[]) {
+  await runner?.beforeApplicationShutdown();
+  for (const res of open) res.destroy();
+  await h.close();
+}
+
 describe('GB: the officers and filings streams', () => {
   let h: DetectionHarness;
   let runner: ChangeStreamRunner;
@@ -68,11 +88,7 @@ describe('GB: the officers and filings streams', () => {
       filings(res);
     });
   });
-  afterAll(async () => {
-    await runner?.beforeApplicationShutdown();
-    for (const res of open) res.destroy();
-    await h.close();
-  });
+  afterAll(() => closeStreams(h, runner, open));
 
   it('one event per real officer change and per new filing: none for re-sends, unwatched companies, other kinds or broken lines; a 416 re-reads', async () => {
     await h.setReadable('GB', true);
@@ -130,16 +146,7 @@ describe('GB: the officers and filings streams', () => {
       res.write(line('ch-streaming-filings-event-10620794.json'));
     };
 
-    runner = new ChangeStreamRunner(
-      h.dataSource,
-      h.ctx.get(ChangeSources),
-      h.ctx.get(FeedCursorStore),
-      h.ctx.get(SnapshotStore),
-      h.ctx.get(FeedEntriesService),
-      h.ctx.get(RegisterStatusService),
-      h.ctx.get(DetectionEventWriter),
-      h.ctx.get(Clock),
-    );
+    runner = streamRunner(h);
     runner.backoff = { initialMs: 20, maxMs: 100 };
     runner.idleRetryMs = 20;
     runner.onApplicationBootstrap();
@@ -309,11 +316,7 @@ describe('GB: a stream whose lease cannot be written when it connects', () => {
         },
       }));
   });
-  afterAll(async () => {
-    await runner?.beforeApplicationShutdown();
-    for (const res of open) res.destroy();
-    await h.close();
-  });
+  afterAll(() => closeStreams(h, runner, open));
 
   it('goes on streaming: the failed write is not an unhandled rejection that would end the worker', async () => {
     await h.setReadable('GB', true);
@@ -326,16 +329,7 @@ describe('GB: a stream whose lease cannot be written when it connects', () => {
       renewals++;
       return Promise.reject(new Error('connection terminated unexpectedly'));
     };
-    runner = new ChangeStreamRunner(
-      h.dataSource,
-      h.ctx.get(ChangeSources),
-      failing,
-      h.ctx.get(SnapshotStore),
-      h.ctx.get(FeedEntriesService),
-      h.ctx.get(RegisterStatusService),
-      h.ctx.get(DetectionEventWriter),
-      h.ctx.get(Clock),
-    );
+    runner = streamRunner(h, failing);
     runner.onApplicationBootstrap();
     await until(async () => connections >= 3 && renewals >= 3, 10_000, 'the three streams connected');
     // Jest fails this test on an unhandled rejection from here on, as Node would end the worker.
