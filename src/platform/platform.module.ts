@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { Clock } from './clock';
 import { randomBytes } from 'node:crypto';
 import { AppConfig, ConfigError } from './config/app-config';
@@ -9,8 +9,12 @@ import { embeddedSecretsKey, SecretBox } from './crypto/secret-box';
 import { PublicAddress } from './http/public-address';
 import { MetricsModule } from './metrics/metrics.module';
 import { RedisHealth } from './redis/redis-health.service';
+import { UndeclaredQueryInterceptor } from './validation/undeclared-query.interceptor';
 
-/** What every module of every process shares: typed config, the clock, the Redis breaker, the error filter, the metrics. */
+/**
+ * What every module of every process shares: typed config, the clock, the Redis breaker, the
+ * error filter, the metrics, and the account API's refusal of a query parameter a route does not take.
+ */
 @Global()
 @Module({})
 export class PlatformModule {
@@ -26,6 +30,7 @@ export class PlatformModule {
         PublicAddress,
         { provide: SecretBox, useFactory: () => secretBoxFor(config) },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        { provide: APP_INTERCEPTOR, useClass: UndeclaredQueryInterceptor },
       ],
       exports: [AppConfig, Clock, RedisHealth, RouteIndex, PublicAddress, SecretBox],
     };

@@ -314,6 +314,43 @@ describe('accounts and API keys (/api/v1)', () => {
     });
   });
 
+  it('refuses on every /api/v1 operation a query parameter its OpenAPI operation does not list', async () => {
+    const doc = (await (await fetch(`${url()}/api/public/v1/openapi.json`)).json()) as any;
+    const { key } = await signUp(url());
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .filter(([path]) => path.startsWith('/api/v1/'))
+      .flatMap(([path, ops]) => Object.keys(ops).map((method) => [method.toUpperCase(), path] as const));
+    expect(operations.length).toBeGreaterThan(20);
+    const answers: Record<string, unknown> = {};
+    for (const [method, path] of operations) {
+      const concrete = path.replace(/\{[^}]+\}/g, 'x_0000000000000000000000');
+      const res = await call(url(), method, `${concrete}?limit=1&bogus=2`, {
+        key,
+        ...(method === 'POST' || method === 'PATCH' ? { body: {} } : {}),
+      });
+      answers[`${method} ${path}`] = [res.status, res.body?.code, res.body?.errors?.map((e: any) => e.field)];
+    }
+    const listsLimit = new Set([
+      'GET /api/v1/events',
+      'GET /api/v1/watches',
+      'GET /api/v1/webhook-endpoints/{endpointId}/deliveries',
+    ]);
+    for (const [operation, answer] of Object.entries(answers))
+      expect([operation, answer]).toEqual([
+        operation,
+        [400, 'invalid_parameter', listsLimit.has(operation) ? ['bogus'] : ['limit', 'bogus']],
+      ]);
+
+    // Refused before it acts: a key deleted with a parameter the DELETE does not take is still valid.
+    const keys = await call(url(), 'GET', '/api/v1/account/keys', { key });
+    const refused = await call(url(), 'DELETE', `/api/v1/account/keys/${keys.body.data[0].id}?force=true`, { key });
+    expectProblem(refused, 400, 'invalid_parameter');
+    expect(refused.body.errors).toEqual([
+      { field: 'force', code: 'unknown_parameter', message: 'not a parameter of this endpoint' },
+    ]);
+    expect((await call(url(), 'GET', '/api/v1/account', { key })).status).toBe(200);
+  });
+
   it('limits sign-ups per client IP, with truthful headers', async () => {
     const statuses: number[] = [];
     let last;

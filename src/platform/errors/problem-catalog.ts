@@ -24,7 +24,8 @@ export const PROBLEMS = {
   invalid_parameter: {
     status: 400,
     title: 'A parameter has a value that is not allowed',
-    description: 'A query or path parameter has a value outside its allowed set; the message lists the allowed values.',
+    description:
+      'A query or path parameter has a value outside its allowed set (the message lists the allowed values), or an /api/v1 request carries a query parameter its endpoint does not take (errors[] names it, code `unknown_parameter`).',
   },
   invalid_body: {
     status: 400,

@@ -20,7 +20,8 @@ const ACCOUNT_RATE_LIMIT_HEADERS = {
 
 /**
  * The problem responses of an /api/v1 endpoint and, unless `open`, its bearer security:
- * every one can answer 401 (not with `open`), 406, 429, 500 and 503; `codes` adds its own.
+ * every one can answer 400 invalid_parameter (a query parameter it does not take), 401 (not with
+ * `open`), 406, 429, 500 and 503; `codes` adds its own.
  */
 export function ApiAccountErrors(
   options: { open?: boolean } | ProblemCode = {},
@@ -30,6 +31,7 @@ export function ApiAccountErrors(
   const codes = typeof options === 'string' ? [options, ...rest] : rest;
   const all: ProblemCode[] = [
     ...codes,
+    'invalid_parameter',
     ...(open ? [] : (['unauthorized'] as ProblemCode[])),
     'not_acceptable',
     'rate_limited',

@@ -40,7 +40,7 @@ describe('parseQuery: a list’s query refused in plain words', () => {
 
   it('an unknown parameter stays unknown, given twice or not', () => {
     expect(errorsOf({ limits: ['1', '2'] })).toEqual([
-      { field: 'limits', code: 'unknown_parameter', message: 'unknown field' },
+      { field: 'limits', code: 'unknown_parameter', message: 'not a parameter of this endpoint' },
     ]);
   });
 

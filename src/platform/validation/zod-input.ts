@@ -47,11 +47,13 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.in
   const repeated = (field: string) => Array.isArray((query as Record<string, unknown> | undefined)?.[field]);
   const errors = fieldErrors(result.error).map((e) =>
     e.code === 'unknown_field'
-      ? { ...e, code: 'unknown_parameter' }
+      ? { ...e, code: 'unknown_parameter', message: UNKNOWN_PARAMETER }
       : { ...e, code: 'invalid_parameter', ...(repeated(e.field) && { message: 'must be given once' }) },
   );
   throw new ApiError('invalid_parameter', summary(errors), { errors });
 }
+
+export const UNKNOWN_PARAMETER = 'not a parameter of this endpoint';
 
 export function fieldErrors(error: z.ZodError): FieldError[] {
   const out: FieldError[] = [];
