@@ -100,4 +100,26 @@ describe('parseMessage', () => {
     expect(refused).toMatchObject({ ok: false, refusal: { code: -32602, id: 5 } });
     expect(!refused.ok && refused.refusal.message).toMatch(/initialize/);
   });
+
+  it('-32602 for a __proto__ key, which zod would drop rather than refuse as an unknown argument', () => {
+    const call = (args: string) =>
+      parseMessage(
+        Buffer.from(
+          `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search_companies","arguments":${args}}}`,
+        ),
+      );
+    expect(call('{"q":"sesam","country":"NO","__proto__":{"x":1}}')).toEqual({
+      ok: false,
+      refusal: {
+        status: 200,
+        code: -32602,
+        id: 6,
+        message: 'Invalid params for tools/call: ✖ unknown field __proto__\n  → at params.arguments',
+      },
+    });
+    expect(call('{"q":"sesam","country":"NO","nested":{"__proto__":1}}')).toMatchObject({
+      refusal: { message: expect.stringMatching(/at params\.arguments\.nested$/) },
+    });
+    expect(call('{"q":"sesam","country":"NO","constructor":1}')).toMatchObject({ ok: true });
+  });
 });

@@ -115,6 +115,16 @@ export function parseMessage(body: Buffer): BodyCheck {
   }
   const data = message.data as JSONRPCMessage;
   if ('method' in data && 'id' in data) {
+    // zod copies objects without a `__proto__` key: a tool's argument so named would be dropped, not refused.
+    const hidden = protoKeyPath(value, 'params');
+    if (hidden) {
+      return refuse(
+        200,
+        ErrorCode.InvalidParams,
+        `Invalid params for ${data.method}: ✖ unknown field __proto__\n  → at ${hidden}`,
+        data.id,
+      );
+    }
     const schema = REQUEST_SCHEMAS[data.method];
     const checked = schema?.safeParse(data);
     if (checked && !checked.success) {
@@ -143,6 +153,18 @@ export function writeJsonRpcError(res: ServerResponse, refusal: JsonRpcRefusal):
 
 function refuse(status: number, code: number, message: string, id?: string | number | null): BodyCheck {
   return { ok: false, refusal: { status, code, message, id } };
+}
+
+/** Where the first own `__proto__` key under `value[field]` is (`params.arguments`), if any. */
+function protoKeyPath(value: unknown, field: string, depth = 0): string | undefined {
+  const inner = (value as Record<string, unknown>)[field];
+  if (inner === null || typeof inner !== 'object' || depth > 8) return undefined;
+  if (Object.hasOwn(inner, '__proto__')) return field;
+  for (const key of Object.keys(inner)) {
+    const below = protoKeyPath(inner, key, depth + 1);
+    if (below) return `${field}.${below}`;
+  }
+  return undefined;
 }
 
 function idOf(value: unknown): string | number | null {

@@ -130,6 +130,15 @@ describe('MCP endpoint over raw HTTP', () => {
     expectJsonRpcError(await post(app, rpc('tools/list', { cursor: 5 }, 12)), 200, -32602, 12);
   });
 
+  it('an argument named __proto__: -32602 naming it, as any argument a tool does not take', async () => {
+    const answer = await post(
+      app,
+      '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"search_companies","arguments":{"q":"sesam","country":"NO","__proto__":{"limit":1}}}}',
+    );
+    expectJsonRpcError(answer, 200, -32602, 13);
+    expect(JSON.stringify(answer.json)).toContain('unknown field __proto__');
+  });
+
   it('a body over 1 MiB: 413 with a JSON-RPC error in JSON', async () => {
     const huge = rpc('tools/call', {
       name: 'search_companies',
