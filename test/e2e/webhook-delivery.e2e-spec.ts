@@ -139,6 +139,24 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('records an answer whose body holds NUL bytes (shown as U+FFFD) once, instead of failing its write and re-sending', async () => {
+    const { receiver, endpoint } = await endpointFor();
+    receiver.answerInTurn([], { status: 200, body: 'ok\u0000done' });
+    const sent = await simulate(endpoint.id);
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({
+      sent: true,
+      state: 'succeeded',
+      response: { status: 200, bodyStart: 'ok\uFFFDdone' },
+    });
+    const log = await delivery(endpoint.id, sent.body.deliveryId);
+    expect(log).toMatchObject({ state: 'succeeded', attemptCount: 1 });
+    expect(log.attempts.map((a: any) => a.responseBodyStart)).toEqual(['ok\uFFFDdone']);
+    // An attempt whose outcome could not be written would be sent again when its lease ran out.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(receiver.requests).toHaveLength(1);
+  });
+
   it('disables the endpoint at once on 410 Gone', async () => {
     const { receiver, endpoint } = await endpointFor();
     receiver.answerInTurn([{ status: 410 }]);

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../../../platform/clock';
+import { storableText } from '../../../platform/validation/text-input';
 import { AppConfig } from '../../../platform/config/app-config';
 import { DnsResolver } from '../outbound/dns-resolver';
 import { OutboundError, OutboundHttpClient, OutboundResponse } from '../outbound/outbound-http-client';
@@ -131,6 +132,8 @@ export class Deliverer implements OnApplicationShutdown {
           ? { class: 'redirect_not_followed', message: `answered ${response.status}; redirects are not followed` }
           : { class: 'http_error', message: `answered ${response.status}` };
     }
+    // Built from the receiver's side of the exchange (a TLS or parser error) and stored: never with NUL.
+    if (error) error = { class: error.class, message: storableText(error.message) };
     const retryAfter = response?.headers['retry-after'];
     const step = nextStep(
       { status: response?.status, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined },

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { Agent, buildConnector, Client, Dispatcher, Pool } from 'undici';
+import { storableText } from '../../../platform/validation/text-input';
 import { AddressGuard } from './address-guard';
 import { DnsResolver } from './dns-resolver';
 import { parseTargetUrl, TargetUrlError } from './target-url';
@@ -283,7 +284,7 @@ class Attempt implements Dispatcher.DispatchHandler {
     this.resolve({
       status: this.status,
       headers: this.headers,
-      bodyStart: body.toString('utf8'),
+      bodyStart: storableText(body.toString('utf8')),
       remoteAddress: this.remoteAddress,
     });
   }
