@@ -27,3 +27,28 @@ export function parseJsonText(text: string, status: number, from: string): unkno
     throw UpstreamError.invalidResponse(`${from} sent a body that is not JSON`, status);
   }
 }
+
+/**
+ * A register's answer without U+0000, which no register means and which Postgres text and jsonb
+ * cannot hold: a record holding one could be shown but never kept (a watch's baseline, a
+ * change). Plain objects and arrays are cleaned in place; other values (a stream, bytes) pass.
+ */
+export function withoutNul<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replaceAll('\u0000', '') : value) as T;
+  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = withoutNul(value[i] as unknown, depth + 1);
+    return value;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const clean = withoutNul(record[key], depth + 1);
+    if (key.includes('\u0000')) {
+      delete record[key];
+      record[key.replaceAll('\u0000', '')] = clean;
+    } else record[key] = clean;
+  }
+  return value;
+}

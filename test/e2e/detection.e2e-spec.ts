@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import { COUNTRY_CODES } from '../../src/registers/registers';
 import { ProbeService } from '../../src/status/probe/probe.service';
 import { Customer, eventually, signUp } from '../support/event-side';
+import { fixture } from '../support/fake-register';
+import { NO_ABG } from '../support/fake-no-register';
 import { failRegister, FakeRegisters, resetFakeRegisters, startFakeRegisters } from '../support/fake-registers';
 import { MODE, startTestApp, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -311,6 +313,33 @@ describe(`change detection end to end (${MODE})`, () => {
     expect(reads() - readsBefore).toBe(1);
     const subjects = fakes.CZ_API.requests.filter((r) => r.path.startsWith('/ekonomicke-subjekty/'));
     expect(subjects.every((r) => r.path === `/ekonomicke-subjekty/${HELLA}`)).toBe(true);
+    expect((await customer.call('DELETE', `/api/v1/watches/${watched.body.id}`)).status).toBe(204);
+  });
+
+  it('keeps a record whose register text holds NUL (Postgres cannot): the baseline is taken without it', async () => {
+    resetFakeRegisters(fakes);
+    // Derived from the recorded ASA search: ABG's entry with a NUL in its name and its town.
+    const asa = JSON.parse(fixture('registers/no/brreg-enheter-search-organisasjonsform-asa-size5.json'));
+    const abg = asa._embedded.enheter.find((e: { organisasjonsnummer: string }) => e.organisasjonsnummer === NO_ABG);
+    abg.navn = `${abg.navn.slice(0, 3)}\u0000${abg.navn.slice(3)}`;
+    abg.forretningsadresse.poststed = 'OS\u0000LO';
+    fakes.NO_API.get(`/enheter/${NO_ABG}`, {
+      body: JSON.stringify(abg),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    const customer = await signUp(app.url);
+    await approve(customer);
+    const watched = await customer.call('POST', '/api/v1/watches', { country: 'NO', registrationNumber: NO_ABG });
+    expect(watched.status).toBe(201);
+    expect(watched.body).toMatchObject({
+      companyName: 'ABG SUNDAL COLLIER ASA',
+      baseline: { state: 'taken', sourceMode: 'live' },
+    });
+    const company = await fetch(`${app.url}/api/public/v1/companies/NO/${NO_ABG}`).then(
+      (r) => r.json() as Promise<any>,
+    );
+    expect(company.company).toMatchObject({ name: 'ABG SUNDAL COLLIER ASA' });
+    expect(JSON.stringify(company)).not.toContain('\\u0000');
     expect((await customer.call('DELETE', `/api/v1/watches/${watched.body.id}`)).status).toBe(204);
   });
 

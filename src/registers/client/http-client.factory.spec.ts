@@ -33,6 +33,16 @@ describe('HttpClientFactory for the LEI index', () => {
     expect(() => factory.forRegister('LEI', 'NOPE')).toThrow(/no NOPE endpoint/);
   });
 
+  it('drops U+0000 from what a register answers, in JSON and in text: Postgres could not keep it', async () => {
+    gleif.get('/nul', { body: '{"name":"ABG\\u0000 SUNDAL","list":["a\\u0000b",{"x\\u0000":"c"}],"n":1}' });
+    gleif.get('/nul.txt', { body: 'OS\u0000LO', headers: { 'Content-Type': 'text/plain' } });
+    const client = factory.forRegister('LEI', 'API');
+    expect((await client.get('/nul')).data).toEqual({ name: 'ABG SUNDAL', list: ['ab', { x: 'c' }], n: 1 });
+    expect((await client.get('/nul.txt', { responseType: 'text' })).data).toBe('OSLO');
+    const bytes = (await client.get('/nul.txt', { responseType: 'arraybuffer' })).data as Buffer;
+    expect(bytes.includes(0)).toBe(true);
+  });
+
   it('sends nothing for a request its caller gave up on while it waited for its turn', async () => {
     gleif.get('/slow', { body: '{}', delayMs: 300 });
     const client = factory.forRegister('LEI', 'API', { retries: 0 });

@@ -4,6 +4,7 @@ import axiosRetry, { isNetworkError } from 'axios-retry';
 import Bottleneck from 'bottleneck';
 import { Readable } from 'node:stream';
 import { AppConfig } from '../../platform/config/app-config';
+import { withoutNul } from '../response-body';
 import { holdReceived } from './hold-received';
 import { RegisterBreaker, RegisterUnreachableError } from './register-breaker';
 import { isConnectionFailure, localQueue, PolitenessQueue, sharedQueue } from './politeness';
@@ -74,6 +75,10 @@ export class HttpClientFactory implements OnApplicationShutdown {
             }),
           config.signal,
         ),
+    });
+    client.interceptors.response.use((response) => {
+      response.data = withoutNul(response.data);
+      return response;
     });
     const retries = options.retries ?? 1;
     if (retries > 0) {

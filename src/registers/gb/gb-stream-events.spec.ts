@@ -27,6 +27,15 @@ describe('Companies House stream lines, on recorded events', () => {
     });
   });
 
+  it('drops U+0000 from an event’s text, as from any register answer (Postgres could not keep it)', () => {
+    const line = recorded('ch-streaming-officers-event-13577252-corporate-director-appointment.json');
+    const event = JSON.parse(line);
+    event.data.name = `${event.data.name}\u0000`;
+    const parsed = parseStreamLine('officers', JSON.stringify(event), ctx);
+    expect(JSON.stringify(parsed.entry)).not.toContain('\\u0000');
+    expect(parsed.entry!.officer!.fingerprint).toBe(parseStreamLine('officers', line, ctx).entry!.officer!.fingerprint);
+  });
+
   it('the same resource sent again has the same digest; a changed one does not', () => {
     const a = parseStreamLine('officers', recorded('ch-streaming-officers-event-10345936-appointment.json'), ctx);
     const again = parseStreamLine(

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { FeedEntry, StreamedFiling } from '../change-detection';
 import type { CompanyRecord, RecordSource } from '../connector';
+import { withoutNul } from '../response-body';
 import { parseCompanyProfile, parseStreamedAppointment } from './ch-api-parsers';
 
 /** The streams of the Companies House streaming API this service follows, and the resource kind each sends. */
@@ -58,7 +59,7 @@ export interface StreamContext {
 export function parseStreamLine(stream: GbStreamName, line: string, ctx: StreamContext): StreamLine {
   let json: unknown;
   try {
-    json = JSON.parse(line);
+    json = withoutNul(JSON.parse(line) as unknown);
   } catch {
     return { skipped: 'a line that is not JSON (cut short?)' };
   }
