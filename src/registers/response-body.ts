@@ -34,7 +34,7 @@ export function parseJsonText(text: string, status: number, from: string): unkno
  * change). Plain objects and arrays are cleaned in place; other values (a stream, bytes) pass.
  */
 export function withoutNul<T>(value: T, depth = 0): T {
-  if (typeof value === 'string') return (value.includes('\u0000') ? value.replaceAll('\u0000', '') : value) as T;
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.split('\u0000').join('') : value) as T;
   if (value === null || typeof value !== 'object' || depth > 64) return value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = withoutNul(value[i] as unknown, depth + 1);
@@ -47,7 +47,7 @@ export function withoutNul<T>(value: T, depth = 0): T {
     const clean = withoutNul(record[key], depth + 1);
     if (key.includes('\u0000')) {
       delete record[key];
-      record[key.replaceAll('\u0000', '')] = clean;
+      record[key.split('\u0000').join('')] = clean;
     } else record[key] = clean;
   }
   return value;

@@ -3,7 +3,7 @@ import type { FieldError } from '../errors/api-error';
 
 /** Text from outside (a receiver's answer) made storable: Postgres text cannot hold U+0000, shown as U+FFFD. */
 export function storableText(text: string): string {
-  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+  return text.includes('\u0000') ? text.split('\u0000').join('\uFFFD') : text;
 }
 
 /** The first string in `value` that holds U+0000, by its path: Postgres text cannot store it. */
