@@ -96,6 +96,16 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
     exposedHeaders: [...EXPOSED_HEADERS, 'WWW-Authenticate', 'Location'],
     maxAge: 86_400,
   });
+  // An answer is JSON, never sniffed as a page (a search echoes its query back).
+  const noSniff: Middleware = (_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  };
+  // Account answers hold private data and, once, secrets (an API key, a signing secret): no cache keeps them.
+  const noStore: Middleware = (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  };
   // Counted before any routing, as a prefix match: unknown paths, wrong methods and paths
   // that no route can even decode are counted and carry the headers too.
   const rateLimit = app.get(RateLimitMiddleware);
@@ -110,8 +120,8 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   const answerRegisterList: Middleware = (req, res, next) => registerList.answer(req, res, next);
   // Express layers mounted on path prefixes (matched without regard to case, like the routes).
   express.use('/api/public', publicCors);
-  express.use('/api/public/v1', countRequest, requireJsonAnswer, answerRegisterList);
-  express.use('/api/v1', accountCors, requireJsonAnswer, requireJsonBody);
+  express.use('/api/public/v1', noSniff, countRequest, requireJsonAnswer, answerRegisterList);
+  express.use('/api/v1', accountCors, noSniff, noStore, requireJsonAnswer, requireJsonBody);
   // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with
   // the small one (a body already read is not read again).
   express.use('/api/v1/watches/bulk', parseJsonBody(WATCHES_BULK_MAX_BODY));

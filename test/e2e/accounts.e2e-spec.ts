@@ -172,6 +172,26 @@ describe('accounts and API keys (/api/v1)', () => {
     expect(after).toBe(before - 1);
   });
 
+  it('answers with Cache-Control: no-store (keys and secrets are shown once) and nosniff; public reads with nosniff', async () => {
+    const created = await call(url(), 'POST', '/api/v1/accounts', { body: { email: 'cache@example.com' } });
+    const key = created.body.apiKey as string;
+    const answers = [
+      created,
+      await call(url(), 'POST', '/api/v1/account/keys', { key, body: {} }),
+      await call(url(), 'GET', '/api/v1/account', { key }),
+      await call(url(), 'GET', '/api/v1/account'),
+      await call(url(), 'GET', '/api/v1/nowhere', { key }),
+    ];
+    for (const res of answers)
+      expect([res.status, res.headers.get('cache-control'), res.headers.get('x-content-type-options')]).toEqual([
+        res.status,
+        'no-store',
+        'nosniff',
+      ]);
+    for (const path of ['/api/public/v1/search?q=%3Cscript%3E&country=NO', '/api/public/v1/registers'])
+      expect((await fetch(url() + path)).headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('is CORS-open with the key in a header, never with cookies', async () => {
     const res = await fetch(`${url()}/api/v1/webhook-endpoints`, {
       method: 'OPTIONS',
