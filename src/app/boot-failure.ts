@@ -11,7 +11,30 @@ export function bootFailure(err: Error): string | Error {
         : `Wait until npm run ${err.holder.command} has finished, then start the service.`;
     return `Not started: ${err.message} ${what}`;
   }
+  const database = databaseFailure(err as DriverError);
+  if (database) return `Not started: ${database}`;
   return err;
+}
+
+interface DriverError extends Error {
+  code?: string;
+  address?: string;
+  port?: number;
+  hostname?: string;
+}
+
+/** Postgres could not be reached or would not let us in: a sentence naming DATABASE_URL, not a stack. */
+function databaseFailure(err: DriverError): string | undefined {
+  const { code } = err;
+  if (code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ECONNRESET')
+    return `no database answers at ${err.address ?? 'the host'}${err.port ? `:${err.port}` : ''} (${code}). Start Postgres there, or point DATABASE_URL at one that runs.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `the database host ${err.hostname ?? ''} cannot be resolved (${code}). Check the host in DATABASE_URL.`;
+  // SQLSTATE 3D000: no such database; 28P01 / 28000: the login was refused.
+  if (code === '3D000') return `${err.message}. Create it (createdb), or point DATABASE_URL at one that exists.`;
+  if (code === '28P01' || code === '28000')
+    return `Postgres refused the login: ${err.message}. Check the user and password in DATABASE_URL.`;
+  return undefined;
 }
 
 /**

@@ -1,0 +1,60 @@
+import { freePort, runProcess } from '../support/processes';
+
+jest.setTimeout(60_000);
+
+/**
+ * A process whose DATABASE_URL cannot be used stops at once with exit code 1 and one sentence
+ * saying what to fix (after the driver's own retries), as the api and as the worker.
+ */
+describe('a process that cannot reach its database', () => {
+  let closedRedis: string;
+  beforeAll(async () => {
+    closedRedis = `redis://127.0.0.1:${await freePort()}`;
+  });
+
+  it.each(['main.js', 'worker.js'])(
+    '%s: Postgres not running at the address: names it and DATABASE_URL',
+    async (entry) => {
+      const port = await freePort();
+      const run = await runProcess(entry, [], {
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/registry`,
+        REDIS_URL: closedRedis,
+        PORT: String(await freePort()),
+      });
+      expect(run.code).toBe(1);
+      expect(run.output).toContain(
+        `Not started: no database answers at 127.0.0.1:${port} (ECONNREFUSED). Start Postgres there, or point DATABASE_URL at one that runs.`,
+      );
+    },
+  );
+
+  it('a host that does not resolve: says to check the host', async () => {
+    const run = await runProcess('worker.js', [], {
+      DATABASE_URL: 'postgres://postgres@registry-db.invalid:5432/registry',
+      REDIS_URL: closedRedis,
+    });
+    expect(run.code).toBe(1);
+    expect(run.output).toMatch(
+      /Not started: the database host registry-db\.invalid cannot be resolved \((ENOTFOUND|EAI_AGAIN)\)/,
+    );
+  });
+
+  // A running Postgres is needed to be told "no such database" or "login refused".
+  const withPostgres = process.env.DATABASE_URL ? it : it.skip;
+  withPostgres('a database that does not exist, a user Postgres refuses: each says which', async () => {
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = '/registry_lookup_no_such_database';
+    const missing = await runProcess('worker.js', [], { DATABASE_URL: url.toString(), REDIS_URL: closedRedis });
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain(
+      'Not started: database "registry_lookup_no_such_database" does not exist. Create it (createdb), or point DATABASE_URL at one that exists.',
+    );
+    const stranger = new URL(process.env.DATABASE_URL!);
+    stranger.username = 'registry_lookup_no_such_role';
+    const refused = await runProcess('worker.js', [], { DATABASE_URL: stranger.toString(), REDIS_URL: closedRedis });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(
+      /Not started: Postgres refused the login: .*registry_lookup_no_such_role.*DATABASE_URL\./,
+    );
+  });
+});
