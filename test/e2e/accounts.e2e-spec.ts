@@ -299,6 +299,14 @@ describe('accounts and API keys (/api/v1)', () => {
       useCase: 'Testing the rejection path.',
     });
     expect(await runAdminCommand(['access-requests', 'reject', other.body.id], admin)).toMatchObject({ code: 2 });
+    // A flag without its value is a usage error, never its default or an empty reason.
+    for (const args of [
+      ['reject', other.body.id, '--reason'],
+      ['reject', other.body.id, '--reason', '  '],
+      ['list', '--state'],
+      ['list', '--state', '--reason', 'x'],
+    ])
+      expect([args, await runAdminCommand(['access-requests', ...args], admin)]).toMatchObject([args, { code: 2 }]);
     expect(
       await runAdminCommand(
         ['access-requests', 'reject', other.body.id, '--reason', 'Volumes not stated clearly.'],

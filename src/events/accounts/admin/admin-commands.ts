@@ -53,7 +53,7 @@ export async function runAccessRequestCommand(
       case 'reject': {
         const id = rest[0];
         const reason = option(rest, '--reason');
-        if (!id || id.startsWith('--') || reason === undefined) return { code: 2, output: ADMIN_USAGE };
+        if (!id || id.startsWith('--') || !reason?.trim()) return { code: 2, output: ADMIN_USAGE };
         const row = await admin.reject(id, reason);
         return {
           code: 0,
@@ -88,9 +88,10 @@ export const ADMIN_COMMAND: AdminCommand = {
   },
 };
 
+/** A flag's value; '' for a flag given without one (`--state` last, or before another flag), never the default. */
 function option(args: readonly string[], name: string): string | undefined {
   const i = args.indexOf(name);
-  if (i >= 0) return args[i + 1];
+  if (i >= 0) return args[i + 1] === undefined || args[i + 1].startsWith('--') ? '' : args[i + 1];
   const inline = args.find((a) => a.startsWith(`${name}=`));
   return inline?.slice(name.length + 1);
 }
