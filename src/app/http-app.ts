@@ -21,6 +21,7 @@ import { OpenApiDocument } from '../platform/openapi/openapi.controller';
 import { documentWithWebhookEvents } from '../events/webhooks/events/openapi-webhooks';
 import { RateLimitMiddleware } from '../platform/rate-limit/rate-limit.middleware';
 import { applyServerLimits } from '../platform/http/http-server-limits';
+import { requireDecodableUrl } from '../platform/http/url-encoding';
 import { PROBLEM_CODES, PROBLEMS } from '../platform/errors/problem-catalog';
 import { RegisterListResponse } from '../status/register-list-response';
 
@@ -120,8 +121,8 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   const answerRegisterList: Middleware = (req, res, next) => registerList.answer(req, res, next);
   // Express layers mounted on path prefixes (matched without regard to case, like the routes).
   express.use('/api/public', publicCors);
-  express.use('/api/public/v1', noSniff, countRequest, requireJsonAnswer, answerRegisterList);
-  express.use('/api/v1', accountCors, noSniff, noStore, requireJsonAnswer, requireJsonBody);
+  express.use('/api/public/v1', noSniff, countRequest, requireDecodableUrl, requireJsonAnswer, answerRegisterList);
+  express.use('/api/v1', accountCors, noSniff, noStore, requireDecodableUrl, requireJsonAnswer, requireJsonBody);
   // Bodies parsed once: the bulk watch creation with its own limit, every other /api/v1 body with
   // the small one (a body already read is not read again).
   express.use('/api/v1/watches/bulk', parseJsonBody(WATCHES_BULK_MAX_BODY));

@@ -379,6 +379,19 @@ describe('accounts and API keys (/api/v1)', () => {
     expect((await call(url(), 'GET', '/api/v1/account', { key })).status).toBe(200);
   });
 
+  it('refuses a URL that is not percent-encoded UTF-8, naming the parameter, before it acts', async () => {
+    const { key } = await signUp(url());
+    const since = await call(url(), 'GET', '/api/v1/events?since=2026-01-01T00%3A00%3A00Z%E2%82', { key });
+    expectProblem(since, 400, 'invalid_parameter');
+    expect(since.body.errors).toEqual([{ field: 'since', code: 'invalid_parameter', message: expect.any(String) }]);
+    expect(since.body.detail).toMatch(/is not valid percent-encoded UTF-8/);
+    const keys = await call(url(), 'GET', '/api/v1/account/keys', { key });
+    const path = await call(url(), 'DELETE', `/api/v1/account/keys/${keys.body.data[0].id}%C0`, { key });
+    expectProblem(path, 400, 'invalid_parameter');
+    expect(path.body.errors[0].field).toBe('path');
+    expect((await call(url(), 'GET', '/api/v1/account', { key })).status).toBe(200);
+  });
+
   it('limits sign-ups per client IP, with truthful headers', async () => {
     const statuses: number[] = [];
     let last;

@@ -427,5 +427,34 @@ describe('search and company lookup, end to end', () => {
       expect(status).toBe(200);
       expect(body).toMatchObject({ resolved: false, count: 0 });
     });
+
+    // Node's query parser turned bytes that are not UTF-8 into U+FFFD, and a search for
+    // "%C0%AFsesam" answered 200 with the SESAM companies, for a query nobody sent.
+    it.each([
+      ['/api/public/v1/search?q=%C0%AFsesam&country=NO', 'invalid_query', 'q'],
+      ['/api/public/v1/search?q=%ED%A0%80sesam&country=NO', 'invalid_query', 'q'],
+      ['/api/public/v1/search?q=sesam%&country=NO', 'invalid_query', 'q'],
+      ['/api/public/v1/search?q=sesam&country=N%D8', 'invalid_parameter', 'country'],
+      ['/api/public/v1/registers?provides=%FF', 'invalid_parameter', 'provides'],
+      ['/api/public/v1/status?x=%E2%82', 'invalid_parameter', 'x'],
+      ['/api/public/v1/companies/NO/%E0%A4%A', 'invalid_parameter', 'path'],
+      ['/api/public/v1/lei/%FF', 'invalid_parameter', 'path'],
+    ])('%s is refused as not UTF-8, by name', async (path, code, field) => {
+      const res = await fetch(app.url + path);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.headers.get('x-ratelimit-remaining')).not.toBeNull();
+      const body = await res.json();
+      expect(body).toMatchObject({ code, errors: [{ field, code }] });
+      expect(body.detail).toContain('is not valid percent-encoded UTF-8');
+      expect(body.detail).not.toContain('Failed to decode');
+    });
+
+    it('a percent sign sent as %25 is searched for literally', async () => {
+      failRegister(fakes, 'NO');
+      const { status, body } = await get('/api/public/v1/search?q=sesam%25&country=NO');
+      expect([200, 502]).toContain(status);
+      if (status === 200) expect(body.query).toBe('sesam%');
+    });
   });
 });

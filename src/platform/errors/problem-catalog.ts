@@ -13,7 +13,7 @@ export const PROBLEMS = {
     status: 400,
     title: 'The query is not acceptable',
     description:
-      'q is too short, too long, not a name (only punctuation, symbols or control characters), a registration number that is malformed or whose check digit is wrong (or that no check digit can complete, as a Finnish business ID whose weighted sum leaves 1), or a name so common that the register refuses to search it (ARES: more than 1,000 matches); on /lei/{lei}, the LEI is not 20 letters and digits or its ISO 17442 check digits are wrong. The message says which.',
+      'q is too short, too long, not valid percent-encoded UTF-8, not a name (only punctuation, symbols or control characters), a registration number that is malformed or whose check digit is wrong (or that no check digit can complete, as a Finnish business ID whose weighted sum leaves 1), or a name so common that the register refuses to search it (ARES: more than 1,000 matches); on /lei/{lei}, the LEI is not 20 letters and digits or its ISO 17442 check digits are wrong. The message says which.',
   },
   malformed_request: {
     status: 400,
@@ -25,7 +25,7 @@ export const PROBLEMS = {
     status: 400,
     title: 'A parameter has a value that is not allowed',
     description:
-      'A query or path parameter has a value outside its allowed set (the message lists the allowed values), or an /api/v1 request carries a query parameter its endpoint does not take (errors[] names it, code `unknown_parameter`).',
+      'A query or path parameter has a value outside its allowed set (the message lists the allowed values), an /api/v1 request carries a query parameter its endpoint does not take (errors[] names it, code `unknown_parameter`), or the path or a query parameter is not valid percent-encoded UTF-8 (a stray `%`, `%FF`; errors[] names the parameter, or `path`). q on /search says invalid_query instead.',
   },
   invalid_body: {
     status: 400,

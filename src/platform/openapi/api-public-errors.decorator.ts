@@ -21,10 +21,20 @@ export const RATE_LIMIT_HEADERS = {
 
 /**
  * Documents the rate-limit headers and the problem responses of a public endpoint.
- * Every public endpoint can answer 406, 429, 500 and 503; `codes` adds its own.
+ * Every public endpoint can answer 406, 429, 500 and 503, and 400 invalid_parameter for a URL
+ * that is not percent-encoded UTF-8; `codes` adds its own.
  */
 export function ApiPublicErrors(...codes: ProblemCode[]): MethodDecorator & ClassDecorator {
-  const all: ProblemCode[] = [...codes, 'not_acceptable', 'rate_limited', 'internal_error', 'service_unavailable'];
+  const all: ProblemCode[] = [
+    ...new Set<ProblemCode>([
+      ...codes,
+      'invalid_parameter',
+      'not_acceptable',
+      'rate_limited',
+      'internal_error',
+      'service_unavailable',
+    ]),
+  ];
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of all) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
   return applyDecorators(
