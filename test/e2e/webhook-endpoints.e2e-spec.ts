@@ -187,6 +187,9 @@ describe('webhook endpoints (/api/v1/webhook-endpoints)', () => {
   it.each([
     [{ url: 'not a url' }, 'url', 'invalid_url'],
     [{ url: 'https://exa mple.com/' }, 'url', 'invalid_url'],
+    [{ url: 'https://hooks.example.test/in#fragment' }, 'url', 'invalid_url'],
+    [{ url: 'https://hooks.example.test:65536/' }, 'url', 'invalid_url'],
+    [{ url: 'https://hooks.example.test:0/' }, 'url', 'invalid_url'],
     [{ url: `https://hooks.example.test/${'a'.repeat(2100)}` }, 'url', 'out_of_range'],
     [{ url: 42 }, 'url', 'invalid_type'],
     [{}, 'url', 'invalid_type'],

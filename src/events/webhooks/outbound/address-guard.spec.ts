@@ -104,6 +104,15 @@ describe('webhook targets: the address guard against every spelling', () => {
     expect(verdict(url.slice(0, 3000))).toBe('invalid');
   });
 
+  it.each([
+    ['https://example.com:99999/hook', 'the port 99999 is out of range: a port is 1 to 65535'],
+    ['https://[2001:db8::1]:70000/', 'the port 70000 is out of range: a port is 1 to 65535'],
+    ['https://example.com:0/hook', 'the port 0 is out of range: a port is 1 to 65535'],
+    ['https://example.com:8x/hook', 'not an absolute URL (e.g. https://example.com/webhooks)'],
+  ])('says what is wrong with the port of %s', (url, message) => {
+    expect(() => parseTargetUrl(url)).toThrow(message);
+  });
+
   it('lets WEBHOOK_TARGET_ALLOWLIST ranges through, in both spellings, and nothing else', () => {
     const guard = new AddressGuard(parseCidrs('127.0.0.0/8, ::ffff:192.168.7.0/120'));
     expect(verdict('http://127.0.0.1:9/', guard)).toBe('allowed');

@@ -36,8 +36,13 @@ export function parseTargetUrl(raw: string): TargetUrl {
   try {
     url = new URL(raw);
   } catch {
+    const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(raw)?.[1];
+    if (port && Number(port) > 65_535)
+      throw new TargetUrlError('invalid', `the port ${port.slice(0, 10)} is out of range: a port is 1 to 65535`);
     throw new TargetUrlError('invalid', 'not an absolute URL (e.g. https://example.com/webhooks)');
   }
+  // Port 0 is parsed, but nothing can be connected to on it.
+  if (url.port === '0') throw new TargetUrlError('invalid', 'the port 0 is out of range: a port is 1 to 65535');
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TargetUrlError(
       'not_allowed',

@@ -13,6 +13,17 @@ function errorsOf(body: unknown): unknown {
 }
 
 describe('an endpoint’s url, refused for what is wrong with it', () => {
+  it('a url with a fragment is refused: the receiver would never see it', () => {
+    for (const url of ['https://example.com/hook#frag', 'https://example.com/hook#'])
+      expect(errorsOf({ url })).toEqual([
+        {
+          field: 'url',
+          code: 'invalid_url',
+          message: 'has a fragment (#…), which is never sent to the receiver: remove it',
+        },
+      ]);
+  });
+
   it('a url that is no text is "a URL string"', () => {
     expect(errorsOf({ url: 42 })).toEqual([{ field: 'url', code: 'invalid_type', message: 'a URL string' }]);
   });

@@ -8,8 +8,13 @@ const url = z
   .string({ error: (issue) => (issue.code === 'invalid_type' ? 'a URL string' : undefined) })
   .min(1)
   .max(MAX_URL_LENGTH)
+  // A client never sends a fragment: kept, it would show a target the receiver never sees.
+  .refine((v) => !v.includes('#'), {
+    message: 'has a fragment (#…), which is never sent to the receiver: remove it',
+    params: { code: 'invalid_url' },
+  })
   .describe(
-    'Where events are POSTed: http or https, any port, a public address (private, loopback, link-local and reserved addresses are refused).',
+    'Where events are POSTed: http or https, any port, a public address (private, loopback, link-local and reserved addresses are refused), without a fragment (#…).',
   );
 const events = z
   .array(eventKindSchema)
