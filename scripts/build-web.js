@@ -39,7 +39,29 @@ async function main() {
     logLevel: 'warning',
   });
 
-  const layout = readFileSync(join(web, 'layout.html'), 'utf8');
+  // The countries the pages name, from the service's one list (a page once said "six" when there were nine).
+  const NUMBER_WORDS = [
+    'no',
+    'one',
+    'two',
+    'three',
+    'four',
+    'five',
+    'six',
+    'seven',
+    'eight',
+    'nine',
+    'ten',
+    'eleven',
+    'twelve',
+  ];
+  const countries = {
+    '{{countries}}': `${COUNTRY_CODES.slice(0, -1).join(', ')} and ${COUNTRY_CODES[COUNTRY_CODES.length - 1]}`,
+    '{{countryCount}}': NUMBER_WORDS[COUNTRY_CODES.length] ?? String(COUNTRY_CODES.length),
+  };
+  const withCountries = (text) =>
+    Object.entries(countries).reduce((t, [mark, value]) => t.split(mark).join(escapeHtml(value)), text);
+  const layout = withCountries(readFileSync(join(web, 'layout.html'), 'utf8'));
   for (const page of WEB_PAGES) {
     const nav = WEB_PAGES.map(
       (p) =>
@@ -49,7 +71,7 @@ async function main() {
       .replace('{{title}}', escapeHtml(page.title))
       .replace('{{name}}', escapeHtml(page.name))
       .replace('{{nav}}', nav)
-      .replace('{{content}}', readFileSync(join(web, page.name, 'content.html'), 'utf8').trim());
+      .replace('{{content}}', withCountries(readFileSync(join(web, page.name, 'content.html'), 'utf8').trim()));
     writeFileSync(join(out, `${page.name}.html`), html);
   }
 

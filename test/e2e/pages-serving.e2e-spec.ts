@@ -1,4 +1,5 @@
 import { get as httpGet } from 'node:http';
+import { COUNTRY_CODES } from '../../src/registers/registers';
 import { PAGE_CSP } from '../../src/web/security-headers';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -34,6 +35,20 @@ describe('pages: serving', () => {
       expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/styles\.css">/);
     },
   );
+
+  it('names every covered country, from the service’s own list', async () => {
+    const all = `${COUNTRY_CODES.slice(0, -1).join(', ')} and ${COUNTRY_CODES[COUNTRY_CODES.length - 1]}`;
+    for (const path of ['/', '/status', '/simulator']) {
+      const html = await (await get(path)).text();
+      expect(html).toContain(
+        `<meta name="description" content="Open, keyless lookups in the official company registers of ${all},`,
+      );
+      expect(html).not.toContain('{{');
+    }
+    const search = await (await get('/')).text();
+    const words = ['', '', '', '', '', '', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+    expect(search).toContain(`Search the company registers of ${words[COUNTRY_CODES.length]} countries`);
+  });
 
   it('serves the bundles and the stylesheet with their types and the same headers', async () => {
     for (const [path, type] of [
