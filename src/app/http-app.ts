@@ -177,6 +177,9 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
 
+/** A `q` parameter that is not an RFC 9110 qvalue (0 to 1, at most three decimals). */
+const MALFORMED_WEIGHT = /;\s*q\s*=\s*(?!(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*(?:[,;]|$))/i;
+
 /**
  * The API answers in JSON only: a request whose Accept rules JSON out is a 406 (the error
  * table promises it), not a 200 in a type the client said it cannot read. No Accept, `*\/*`
@@ -184,6 +187,9 @@ type Middleware = (req: Request, res: Response, next: NextFunction) => void;
  */
 function requireJsonAnswer(req: Request, res: Response, next: NextFunction): void {
   if (req.method === 'OPTIONS' || req.headers.accept === undefined || /\/mcp\/?$/i.test(req.path)) return next();
+  // An Accept whose weights cannot be read rules nothing out: RFC 9110 lets a server disregard
+  // it, and a client that sent `*/*;q=abc` can read JSON (the parser would take it as q=0).
+  if (MALFORMED_WEIGHT.test(req.headers.accept)) return next();
   if (req.accepts(['application/json', 'application/problem+json', 'application/*+json'])) return next();
   writeProblem(
     req,

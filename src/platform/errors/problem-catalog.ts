@@ -76,7 +76,8 @@ export const PROBLEMS = {
   not_acceptable: {
     status: 406,
     title: 'Not acceptable',
-    description: 'The Accept header excludes every media type the endpoint can answer with.',
+    description:
+      'The Accept header excludes every media type the endpoint can answer with. A header whose weights are not qvalues (`q=abc`, `q=1.5`) is disregarded, not refused.',
   },
   request_timeout: {
     status: 408,
