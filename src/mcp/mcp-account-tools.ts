@@ -28,7 +28,11 @@ const KEYED =
   'Needs the request to carry Authorization: Bearer <api key> (the key of the /api/v1 account API); counted in the account’s hourly request limit (ACCOUNT_RATE_LIMIT_PER_HOUR) like an /api/v1 request.';
 
 const pageInput = {
-  limit: z.number().optional().describe('1–100, default 50.'),
+  // In REST's words whatever is wrong with it (text, null, or 1e400 read as Infinity), not "must be a number".
+  limit: z
+    .number({ error: (issue) => (issue.code === 'invalid_type' ? 'must be a whole number from 1 to 100' : undefined) })
+    .optional()
+    .describe('1–100, default 50.'),
   cursor: z.string().optional().describe('nextCursor of the previous page.'),
 };
 

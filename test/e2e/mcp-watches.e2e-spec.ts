@@ -242,6 +242,13 @@ describe(`MCP watch and event tools with an API key (${MODE})`, () => {
       code: 'invalid_parameter',
       errors: [{ field: 'limit' }],
     });
+    // A limit that is no number is told the limit's rule, as REST tells it (it said "must be a number, not text").
+    const textLimit = await client.callTool({ name: 'list_events', arguments: { limit: 'five' } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(textLimit).toMatchObject({ code: ErrorCode.InvalidParams });
+    expect((textLimit as McpError).message).toMatch(/must be a whole number from 1 to 100\n.*limit/);
     // An argument the tool does not take is refused as REST refuses a query parameter it does not
     // know — here -32602, the protocol's answer to arguments that do not fit the input schema.
     const misspelt = await client.callTool({ name: 'list_events', arguments: { kind: 'company.name_changed' } }).then(
