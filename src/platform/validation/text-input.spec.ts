@@ -59,6 +59,21 @@ describe('input at the edge', () => {
     },
   );
 
+  it.each([
+    ['2026-02-30T00:00:00Z', '2026-02-30 is not a day of the calendar'],
+    ['2025-02-29T10:00:00+01:00', '2025-02-29 is not a day of the calendar'],
+    ['2026-13-01T00:00:00Z', '2026-13-01 is not a day of the calendar'],
+    ['2026-02-28T25:00:00Z', 'must be an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z'],
+    ['yesterday', 'must be an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z'],
+  ])('says what is wrong with %s', (value, message) => {
+    const { errors } = problem(() => parseQuery(z.object(pageQuery), { since: value }));
+    expect(errors).toEqual([expect.objectContaining({ field: 'since', message })]);
+  });
+
+  it('takes 29 February of a leap year', () => {
+    expect(isoInstant().safeParse('2028-02-29T00:00:00Z').success).toBe(true);
+  });
+
   it('refuses a cursor whose time no engine stores, and takes one it gave out', () => {
     const forged = (iso: string) =>
       Buffer.from(JSON.stringify([iso, 'evt_0123456789012345678901'])).toString('base64url');

@@ -42,13 +42,27 @@ export function isoInstant(description = 'an ISO 8601 date-time, e.g. 2026-11-23
     .string()
     .meta({ format: 'date-time' })
     .superRefine((value, ctx) => {
-      if (!ISO_DATE_TIME.safeParse(value).success) ctx.addIssue({ code: 'custom', message: `must be ${description}` });
-      else if (!isStorableInstant(new Date(value)))
+      if (!ISO_DATE_TIME.safeParse(value).success) {
+        const day = notACalendarDay(value);
+        ctx.addIssue({
+          code: 'custom',
+          message: day ? `${day} is not a day of the calendar` : `must be ${description}`,
+        });
+      } else if (!isStorableInstant(new Date(value)))
         ctx.addIssue({
           code: 'custom',
           message: 'must be a date-time between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z',
         });
     });
+}
+
+/** The date of a date-time written in the right shape whose day does not exist (2026-02-30, 2026-13-01). */
+function notACalendarDay(value: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}/.exec(value);
+  if (!m) return null;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? null : `${m[1]}-${m[2]}-${m[3]}`;
 }
 
 /**
