@@ -9,6 +9,8 @@
  * - MCP: tools/call search_companies vs REST /search on the fallback dataset (embedded);
  * - hardening: /registers with Redis down vs without Redis; 200 concurrent searches with the
  *   registers unreachable (breaker) vs a paused register (dataset only);
+ * - compression: bytes of /docs, the search page and a search answer, identity vs gzip and br;
+ *   /registers and /search throughput with and without Accept-Encoding: gzip (embedded);
  * - with DATABASE_URL: issue 12 at national scale (bench/national-scale.js): realistic bulk
  *   files of 5 M GB and 1 M NO companies imported against psql \copy of the same files, the
  *   search query classes through HTTP (p50 / p99 / found-rate), a lookup by number against its
@@ -34,6 +36,8 @@ async function main() {
   await require('./mcp').main();
   console.log('');
   await require('./hardening').main();
+  console.log('');
+  await require('./compression').main();
   if (process.env.DATABASE_URL) {
     console.log('');
     await require('./national-scale').main();

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import compression from 'compression';
 import cors, { type CorsOptions } from 'cors';
 import { json as jsonBody, type NextFunction, type Request, type Response } from 'express';
 import type { Server } from 'node:http';
@@ -38,6 +39,9 @@ export const EXPOSED_HEADERS = [
   'Mcp-Session-Id',
 ];
 
+/** Smallest API answer sent compressed (a status page's 55 KB is; a search answer is not). */
+const COMPRESS_API_FROM = 16 * 1024;
+
 /** Largest JSON body the /api/v1 endpoints read: their inputs are a few hundred bytes. */
 export const API_V1_MAX_BODY = '16kb';
 /** …except a bulk watch creation: up to 10,000 rows of about 80 bytes. */
@@ -58,6 +62,23 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // First of all: the request's id, its logger, and its log line (also for requests a
   // middleware below answers: CORS preflights, 429s, unreadable bodies).
   express.use(requestLogging(app.get(ROOT_LOGGER)));
+  // Compressed when the client takes it (gzip, deflate, br): the pages, their assets and /docs
+  // from 1 KiB (/docs loads 2.8 MB of Swagger UI and the OpenAPI document, a fifth of that
+  // compressed); API answers from COMPRESS_API_FROM only, since gzip of a 6 KB /registers answer
+  // cost a third of its throughput (bench/compression.js) to save a client 4 KB. Never an event
+  // stream, which must reach the client as it is written.
+  express.use(
+    compression({
+      filter: (req, res) => {
+        if (String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream')) return false;
+        const length = Number(res.getHeader('Content-Length') ?? Infinity);
+        // originalUrl: a middleware mounted on a prefix (the /registers fast path) sees req.path without it.
+        const path = req.originalUrl.split('?')[0];
+        if (/^\/api\//i.test(path) && !/\/openapi\.json$/i.test(path) && length < COMPRESS_API_FROM) return false;
+        return compression.filter(req, res);
+      },
+    }),
+  );
   // The open read API and the health checks take database connections from a share of their
   // own: requests stuck on a lock elsewhere cannot take them (platform/database/lanes.ts).
   express.use((req: Request, _res: Response, next: NextFunction) =>

@@ -1,4 +1,5 @@
 import { get as httpGet } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { COUNTRY_CODES } from '../../src/registers/registers';
 import { PAGE_CSP } from '../../src/web/security-headers';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -35,6 +36,49 @@ describe('pages: serving', () => {
       expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/styles\.css">/);
     },
   );
+
+  it('sends what the client takes: gzip or br when asked, the bytes as they are when not', async () => {
+    /** Status, Content-Encoding, Vary and the body as it came over the wire (node:http decodes nothing). */
+    const raw = (path: string, encoding?: string) =>
+      new Promise<{ status: number; encoding?: string; vary?: string; body: Buffer }>((resolve, reject) =>
+        httpGet(`${app.url}${path}`, { headers: encoding ? { 'Accept-Encoding': encoding } : {} }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              encoding: res.headers['content-encoding'],
+              vary: res.headers.vary,
+              body: Buffer.concat(chunks),
+            }),
+          );
+        }).on('error', reject),
+      );
+    for (const path of ['/docs/swagger-ui-bundle.js', '/api/public/v1/openapi.json', '/assets/simulator.js', '/']) {
+      const plain = await raw(path);
+      expect({ path, status: plain.status, encoding: plain.encoding }).toEqual({
+        path,
+        status: 200,
+        encoding: undefined,
+      });
+      const gzip = await raw(path, 'gzip, deflate');
+      expect({ path, encoding: gzip.encoding }).toEqual({ path, encoding: 'gzip' });
+      expect(gzip.vary).toMatch(/Accept-Encoding/i);
+      expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+      const br = await raw(path, 'br');
+      expect(br.encoding).toBe('br');
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      if (plain.body.length > 100_000) expect(gzip.body.length).toBeLessThan(plain.body.length / 3);
+    }
+    // API answers from 16 KiB (the status answer); below, compressing costs the api more than it saves.
+    const status = await raw('/api/public/v1/status', 'gzip');
+    expect(status.encoding).toBe('gzip');
+    expect(JSON.parse(gunzipSync(status.body).toString()).registers.length).toBeGreaterThan(5);
+    for (const small of ['/api/public/v1/registers', '/api/public/v1/search?q=sesam&country=NO'])
+      expect([small, (await raw(small, 'gzip')).encoding]).toEqual([small, undefined]);
+    const tiny = await raw('/health/live', 'gzip');
+    expect(tiny.encoding).toBeUndefined();
+  });
 
   it('names every covered country, from the service’s own list', async () => {
     const all = `${COUNTRY_CODES.slice(0, -1).join(', ')} and ${COUNTRY_CODES[COUNTRY_CODES.length - 1]}`;

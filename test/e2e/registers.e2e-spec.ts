@@ -100,8 +100,10 @@ describe('GET /api/public/v1/registers', () => {
     // would change the list (Bull runs it beside the test on the real services).
     await app.get(JobQueue).drain();
     const url = `${app.url}/api/public/v1/registers`;
-    const plain = await fetch(url);
-    const routed = await fetch(`${url}?`);
+    // As sent, uncompressed: the Content-Length to compare (a compressed answer is chunked).
+    const identity = { headers: { 'Accept-Encoding': 'identity' } };
+    const plain = await fetch(url, identity);
+    const routed = await fetch(`${url}?`, identity);
     const body = await plain.text();
     expect(plain.status).toBe(200);
     expect(body).toBe(await routed.text());
@@ -132,6 +134,10 @@ describe('GET /api/public/v1/registers', () => {
       }).on('error', reject);
     });
     expect(notModified).toEqual({ status: 304, body: '' });
+    // Under 16 KiB, sent as it is even to a client that takes gzip (http-app.ts), ahead of the route too.
+    const asked = await fetch(url, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(asked.headers.get('content-encoding')).toBeNull();
+    expect(await asked.text()).toBe(body);
     const head = await fetch(url, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(plain.headers.get('content-length'));

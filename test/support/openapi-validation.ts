@@ -1,6 +1,7 @@
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { NextFunction, Request, Response } from 'express';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
 /** One response as the client received it. */
 export interface RecordedResponse {
@@ -38,12 +39,21 @@ export function recordResponses(into: RecordedResponse[]) {
         status: res.statusCode,
         contentType: String(res.getHeader('content-type') ?? ''),
         headers: res.getHeaders() as RecordedResponse['headers'],
-        body: Buffer.concat(chunks),
+        body: decoded(Buffer.concat(chunks), res.getHeader('content-encoding')),
       });
       return end(chunk, ...rest);
     };
     next();
   };
+}
+
+/** The body as the client reads it: the compression middleware writes it encoded. */
+function decoded(body: Buffer, encoding: unknown): Buffer {
+  if (body.length === 0) return body;
+  if (encoding === 'gzip') return gunzipSync(body);
+  if (encoding === 'br') return brotliDecompressSync(body);
+  if (encoding === 'deflate') return inflateSync(body);
+  return body;
 }
 
 type Json = Record<string, any>;
