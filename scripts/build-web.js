@@ -11,7 +11,7 @@ const esbuild = require('esbuild');
 
 const root = join(__dirname, '..');
 const { WEB_PAGES, WEB_OUT_DIR } = require(join(root, 'dist', 'web', 'web-pages.js'));
-const { COUNTRY_CODES } = require(join(root, 'dist', 'registers', 'registers.js'));
+const { COUNTRY_CODES, countryList } = require(join(root, 'dist', 'registers', 'registers.js'));
 const web = join(root, 'web');
 const out = join(root, WEB_OUT_DIR);
 
@@ -56,7 +56,7 @@ async function main() {
     'twelve',
   ];
   const countries = {
-    '{{countries}}': `${COUNTRY_CODES.slice(0, -1).join(', ')} and ${COUNTRY_CODES[COUNTRY_CODES.length - 1]}`,
+    '{{countries}}': countryList('and'),
     '{{countryCount}}': NUMBER_WORDS[COUNTRY_CODES.length] ?? String(COUNTRY_CODES.length),
   };
   const withCountries = (text) =>

@@ -1,6 +1,6 @@
 import { get as httpGet } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { COUNTRY_CODES } from '../../src/registers/registers';
+import { COUNTRY_CODES, countryList } from '../../src/registers/registers';
 import { PAGE_CSP } from '../../src/web/security-headers';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -81,7 +81,7 @@ describe('pages: serving', () => {
   });
 
   it('names every covered country, from the service’s own list', async () => {
-    const all = `${COUNTRY_CODES.slice(0, -1).join(', ')} and ${COUNTRY_CODES[COUNTRY_CODES.length - 1]}`;
+    const all = countryList('and');
     for (const path of ['/', '/status', '/simulator']) {
       const html = await (await get(path)).text();
       expect(html).toContain(

@@ -25,16 +25,12 @@ export function undecodableUrl(url: string): UndecodableUrl | null {
   if (mark === -1) return null;
   for (const pair of url.slice(mark + 1).split('&')) {
     const eq = pair.indexOf('=');
-    const name = (eq === -1 ? pair : pair.slice(0, eq)).split('+').join(' ');
-    const value =
-      eq === -1
-        ? ''
-        : pair
-            .slice(eq + 1)
-            .split('+')
-            .join(' ');
+    // A "+" (a space) decodes like any character: only the escapes can fail, so it is left as it is.
+    const name = eq === -1 ? pair : pair.slice(0, eq);
+    const value = eq === -1 ? '' : pair.slice(eq + 1);
     if (!decodes(name)) return { where: { parameter: shorten(name) }, raw: shorten(name) };
-    if (!decodes(value)) return { where: { parameter: decodeURIComponent(name) }, raw: shorten(value) };
+    if (!decodes(value))
+      return { where: { parameter: decodeURIComponent(name.split('+').join(' ')) }, raw: shorten(value) };
   }
   return null;
 }
