@@ -233,7 +233,19 @@ describe('webhook delivery', () => {
     const { receiver, endpoint } = await endpointFor();
     receiver.answerInTurn([{ hang: true }]);
     const t0 = Date.now();
-    const sent = await simulate(endpoint.id);
+    const sending = simulate(endpoint.id);
+    // In flight: the attempt is in the log as started; its headers come with its outcome.
+    await receiver.waitFor((r) => r.length === 1);
+    const list = await customer.call('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`);
+    const inFlight = await delivery(endpoint.id, list.body.data[0].id);
+    expect(inFlight.attempts).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        finishedAt: null,
+        request: { url: `${receiver.url}/hook`, headers: null },
+      }),
+    ]);
+    const sent = await sending;
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1_400);
     expect(sent.body).toMatchObject({
       state: 'pending',
@@ -245,6 +257,10 @@ describe('webhook delivery', () => {
       (d) => d.state === 'succeeded',
     );
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([sent.body.webhookId, sent.body.webhookId]);
+    const done = await delivery(endpoint.id, sent.body.deliveryId);
+    expect(done.attempts[0].request.headers['webhook-signature']).toBe(
+      receiver.requests[0].headers['webhook-signature'],
+    );
   });
 
   it('honours Retry-After on 429 and 503, within the schedule’s bounds', async () => {

@@ -13,6 +13,7 @@ import { CompanyNameMatchesOnce1763820000000 } from './1763820000000-CompanyName
 import { StatusKeyedBySource1763825000000 } from './1763825000000-StatusKeyedBySource';
 import { OfficerFilingEventsAndSequences1763900000000 } from './1763900000000-OfficerFilingEventsAndSequences';
 import { EndpointCircuit1763950000000 } from './1763950000000-EndpointCircuit';
+import { ClaimReadsItsDeliveries1764000000000 } from './1764000000000-ClaimReadsItsDeliveries';
 
 /** In order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   StatusKeyedBySource1763825000000,
   OfficerFilingEventsAndSequences1763900000000,
   EndpointCircuit1763950000000,
+  ClaimReadsItsDeliveries1764000000000,
 ];

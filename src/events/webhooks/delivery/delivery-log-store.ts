@@ -32,8 +32,8 @@ export interface DeliveryRecord {
 export interface DeliveryAttempt {
   attemptNumber: number;
   url: string;
-  /** As sent, in order. */
-  requestHeaders: Record<string, string>;
+  /** As sent, in order; null until the attempt's outcome is written (in flight, or abandoned). */
+  requestHeaders: Record<string, string> | null;
   startedAt: Date;
   finishedAt: Date | null;
   durationMs: number | null;
@@ -81,7 +81,7 @@ interface DeliveryRow {
 interface AttemptRow {
   attempt_number: number;
   url: string;
-  request_headers: Record<string, string> | string;
+  request_headers: Record<string, string> | string | null;
   started_at: Date;
   finished_at: Date | null;
   duration_ms: number | null;

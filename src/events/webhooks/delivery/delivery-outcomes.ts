@@ -171,10 +171,10 @@ export class DeliveryOutcomes {
       'delivery_outcomes',
       `WITH async AS (SELECT ${this.asyncCommit} AS off),
        o AS (
-         SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::text[])
-           AS o(delivery_id, attempt, finished_at, duration_ms, status, response_body, error_class, error_message, state, next_attempt_at, completed_at, last_error)
+         SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::text[], $21::text[])
+           AS o(delivery_id, attempt, finished_at, duration_ms, status, response_body, error_class, error_message, state, next_attempt_at, completed_at, last_error, request_headers)
        ), attempt AS (
-         UPDATE delivery_attempt a SET finished_at = o.finished_at, duration_ms = o.duration_ms, response_status = o.status, response_body = o.response_body,
+         UPDATE delivery_attempt a SET request_headers = o.request_headers, finished_at = o.finished_at, duration_ms = o.duration_ms, response_status = o.status, response_body = o.response_body,
            error_class = o.error_class, error_message = o.error_message
          FROM o WHERE a.delivery_id = o.delivery_id AND a.attempt_number = o.attempt
        ), moved AS (
@@ -228,6 +228,7 @@ export class DeliveryOutcomes {
         iso(now),
         this.config.webhooks.circuit.threshold,
         this.config.webhooks.circuit.backoff,
+        batch.map((o) => JSON.stringify(o.claim.headers)),
       ],
     );
     const failingSince = new Map(

@@ -62,22 +62,23 @@ export type DeliveryTarget =
     }
   | { endpointId: string; max: number; skipLocked?: boolean };
 
-/** An endpoint as the claim reads it, with a delivery that may be claimed (or none). */
-interface CandidateRow {
-  endpoint_id: string;
-  url: string;
-  enabled: boolean;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | string | null;
-  id: string | null;
-  account_id: string;
-  event_id: string;
-  event_created_at: Date | string;
-  message_id: string;
-  is_test: boolean;
-  kind: EventKind;
-  body: string;
+/** A claimed delivery as claim_deliveries returns it, with its endpoint (secrets sealed). */
+interface ClaimRow {
+  c_id: string;
+  c_attempt: number;
+  c_max_attempts: number;
+  c_endpoint_id: string;
+  c_url: string;
+  c_secret: string;
+  c_previous_secret: string | null;
+  c_previous_secret_expires_at: Date | string | null;
+  c_account_id: string;
+  c_event_id: string;
+  c_event_created_at: Date | string;
+  c_message_id: string;
+  c_is_test: boolean;
+  c_kind: EventKind;
+  c_body: string;
 }
 
 type Prepare = (c: Omit<ClaimedDelivery, 'headers'>) => Record<string, string>;
@@ -91,23 +92,6 @@ interface ClaimRequest {
   reject: (err: unknown) => void;
 }
 
-const CANDIDATE_COLUMNS = `w.id AS endpoint_id, w.url, w.enabled, w.secret, w.previous_secret, w.previous_secret_expires_at,
-  c.id, c.account_id, c.event_id, c.event_created_at, c.message_id, c.is_test, c.kind, c.body`;
-const CANDIDATE_SELECT = `SELECT d.id, d.account_id, d.event_id, ev.created_at AS event_created_at, d.message_id, d.is_test, ev.kind, ev.body FROM delivery d JOIN event ev ON ev.id = d.event_id`;
-const DUE = `d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.locked_until IS NULL OR d.locked_until <= $2)`;
-
-/** The due deliveries of several endpoints, oldest first, at most n each; every endpoint has a row (id null when none is due). */
-const ENDPOINT_CANDIDATES = `SELECT ${CANDIDATE_COLUMNS}
-  FROM unnest($1::text[], $3::int[]) AS t (endpoint_id, n)
-  JOIN webhook_endpoint w ON w.id = t.endpoint_id
-  LEFT JOIN LATERAL (${CANDIDATE_SELECT} WHERE d.endpoint_id = t.endpoint_id AND ${DUE} ORDER BY d.next_attempt_at, d.id LIMIT t.n) c ON true`;
-
-/** One delivery if it is due, and its endpoint whether it is or not. */
-const DELIVERY_CANDIDATE = `SELECT ${CANDIDATE_COLUMNS}
-  FROM webhook_endpoint w
-  LEFT JOIN LATERAL (${CANDIDATE_SELECT} WHERE d.id = $1 AND d.endpoint_id = w.id AND ${DUE}) c ON true
-  WHERE w.id = (SELECT endpoint_id FROM delivery WHERE id = $1)`;
-
 /**
  * Batches claimed at the same time by one process: one round trip waits on another's, and the
  * database has more than one core. Their endpoints differ (a process drains an endpoint once),
@@ -115,24 +99,19 @@ const DELIVERY_CANDIDATE = `SELECT ${CANDIDATE_COLUMNS}
  */
 const CLAIMS_AT_ONCE = 2;
 
-/** How long a read's unclaimed candidates stand in for a new read (see DeliveryStore.leftovers). */
-const LEFTOVER_MS = 500;
-/** Candidates read per endpoint beyond a claim's own, in endpoint limits: enough for its next few claims. */
-const LEFTOVER_READ_AHEAD = 3;
-
-const CLAIM = `SELECT claimed_id, claimed_attempt, claimed_max_attempts FROM claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
+const CLAIM = `SELECT * FROM claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
 
 /**
  * The claims of the delivery rows' state machine in SQL, shared by every worker (and the
  * simulator in the api); outcomes are DeliveryOutcomes'.
  *
- * A claim reads the due deliveries without a lock, signs their requests, then calls
- * `claim_deliveries` (see its migration): under each endpoint's row lock, it counts the
- * attempts in flight (at most WEBHOOK_ENDPOINT_CONCURRENCY), bumps `attempt_count` and sets the
- * lease in one UPDATE that only matches a due, unleased, pending row — so two workers never
- * make the same attempt — and logs the attempts with the headers signed for them. A worker
- * that dies leaves its lease to expire; the attempt it left is then recorded as abandoned and
- * the next claim makes a new attempt with the same webhook-id.
+ * A claim is one call of `claim_deliveries` (see its migrations): under each endpoint's row
+ * lock, it counts the attempts in flight (at most WEBHOOK_ENDPOINT_CONCURRENCY), bumps the
+ * oldest due deliveries' `attempt_count` and sets their lease in one UPDATE that only matches a
+ * due, unleased, pending row — so two workers never make the same attempt — logs the attempts,
+ * and returns what the requests need; they are signed with the claim's time. A worker that
+ * dies leaves its lease to expire; the attempt it left is then recorded as abandoned and the
+ * next claim makes a new attempt with the same webhook-id.
  *
  * Group claim: the claims of every endpoint a worker drains, asked for while one is under way
  * (or in the same turn of the event loop), are made together by the next — one read and one
@@ -148,13 +127,6 @@ export class DeliveryStore {
    * (delivery → endpoint): their slots are free (see `answered`).
    */
   private readonly answered = new Map<string, string>();
-  /**
-   * Per endpoint, the candidates its last full claim read and did not claim: its next claim
-   * (within LEFTOVER_MS) offers them to claim_deliveries without reading again. Stale ones cost
-   * nothing but a short claim: the function takes only rows still due and unleased, against the
-   * endpoint as it was read.
-   */
-  private readonly leftovers = new Map<string, { at: number; rows: CandidateRow[] }>();
   /** Batches being claimed now (at most CLAIMS_AT_ONCE). */
   private claiming = 0;
 
@@ -171,7 +143,7 @@ export class DeliveryStore {
    * deliveries (never more than its free slots). Empty when there is nothing to do: not due,
    * done, leased, or the endpoint at its limit (or, with `skipLocked`, being claimed for by
    * another worker). `prepare` makes each attempt's request headers (signed with the claim's
-   * time) before the claim, so the log has them even if the worker dies mid-request.
+   * time); its outcome logs them.
    */
   claim(target: DeliveryTarget, now: Date, prepare: Prepare): Promise<ClaimedDelivery[]> {
     return new Promise((resolve, reject) => {
@@ -226,167 +198,73 @@ export class DeliveryStore {
     }
   }
 
-  /** One read, one call: the claims of a batch, in its order. */
+  /** One call: the claims of a batch, in its order. */
   private async claimBatch(batch: ClaimRequest[]): Promise<ClaimedDelivery[][]> {
     const limit = this.config.webhooks.endpointConcurrency;
     const now = batch.reduce((latest, r) => (r.now > latest ? r.now : latest), batch[0].now);
     const first = batch[0].target;
-    const wanted = (t: DeliveryTarget) => ('deliveryId' in t ? 1 : Math.min(t.max, limit));
-    // An endpoint's unclaimed candidates from a recent read stand in for a new read.
-    // Expired ones go, whether or not their endpoint is claimed for again.
-    for (const [endpointId, left] of this.leftovers)
-      if (Date.now() - left.at >= LEFTOVER_MS) this.leftovers.delete(endpointId);
-    const cached = new Map<string, { at: number; rows: CandidateRow[] }>();
-    const toRead: Array<{ endpointId: string; n: number }> = [];
-    for (const { target } of batch) {
-      if ('deliveryId' in target) continue;
-      const left = this.leftovers.get(target.endpointId);
-      if (left && left.rows.length >= wanted(target)) cached.set(target.endpointId, left);
-      // Enough for this claim (see below) and this endpoint's next few (`leftovers`).
-      else toRead.push({ endpointId: target.endpointId, n: wanted(target) + LEFTOVER_READ_AHEAD * limit });
-    }
-    const rows =
-      'deliveryId' in first
-        ? await preparedRows<CandidateRow>(this.dataSource, 'delivery_candidate', DELIVERY_CANDIDATE, [
-            first.deliveryId,
-            now,
-          ])
-        : toRead.length === 0
-          ? []
-          : await preparedRows<CandidateRow>(this.dataSource, 'endpoint_candidates', ENDPOINT_CANDIDATES, [
-              toRead.map((r) => r.endpointId),
-              now,
-              toRead.map((r) => r.n),
-            ]);
-    const byEndpoint = new Map<string, CandidateRow[]>();
-    for (const [endpointId, left] of cached) byEndpoint.set(endpointId, left.rows);
+    const single = 'deliveryId' in first ? first : undefined;
+    // Locked in order: two claims never wait on each other's endpoints in a cycle.
+    const order = single
+      ? []
+      : batch
+          .map((request) => request.target as { endpointId: string; max: number; skipLocked?: boolean })
+          .sort((x, y) => (x.endpointId < y.endpointId ? -1 : 1));
+    const claimingFor = new Set(order.map((t) => t.endpointId));
+    const rows = await preparedRows<ClaimRow>(this.dataSource, 'claim_deliveries', CLAIM, [
+      now,
+      new Date(now.getTime() + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS),
+      limit,
+      order.map((t) => t.endpointId),
+      order.map((t) => Math.min(t.max, limit)),
+      order.map((t) => Boolean(t.skipLocked)),
+      [...this.answered]
+        .filter(([, endpointId]) => single || claimingFor.has(endpointId))
+        .map(([deliveryId]) => deliveryId),
+      this.commitAsync,
+      single ? [single.circuit !== false] : order.map(() => true),
+      single?.deliveryId ?? null,
+    ]);
+    // A batch's requests by endpoint (a single delivery's under '').
+    const keyOf = (t: DeliveryTarget) => ('endpointId' in t ? t.endpointId : '');
+    const requestOf = new Map(batch.map((request) => [keyOf(request.target), request]));
+    const claimed = new Map<string, ClaimedDelivery[]>();
+    const secretsOf = new Map<string, string[]>();
     for (const row of rows) {
-      const list = byEndpoint.get(row.endpoint_id) ?? [];
-      list.push(row);
-      byEndpoint.set(row.endpoint_id, list);
-    }
-    // Each request's endpoint and its candidates' requests, signed with the claim's time.
-    const prepared = batch.map((request) => {
-      const t = request.target;
-      const endpointRows = 'deliveryId' in t ? rows : (byEndpoint.get(t.endpointId) ?? []);
-      const endpoint = endpointRows[0];
-      if (!endpoint) return { request, endpoint: undefined, claims: [] };
-      // Stored sealed (secret-box.ts): opened to sign; the claim compares the stored values.
-      const secrets = [this.box.open(endpoint.secret)];
-      if (
-        endpoint.previous_secret &&
-        endpoint.previous_secret_expires_at &&
-        new Date(endpoint.previous_secret_expires_at) > now
-      )
-        secrets.push(this.box.open(endpoint.previous_secret));
-      // The oldest: as a claim made meanwhile elsewhere took at most `limit` of them, max + limit leave enough.
-      const claims = endpoint.enabled
-        ? endpointRows
-            .filter((row) => row.id !== null)
-            .slice(0, wanted(t) + limit)
-            .map((row) => {
-              const base = {
-                deliveryId: row.id!,
-                endpointId: endpoint.endpoint_id,
-                accountId: row.account_id,
-                eventId: row.event_id,
-                eventCreatedAt: new Date(row.event_created_at),
-                messageId: row.message_id,
-                kind: row.kind,
-                isTest: row.is_test,
-                body: row.body,
-                attempt: 0,
-                maxAttempts: 0,
-                url: endpoint.url,
-                secrets,
-                startedAt: now,
-              };
-              return { ...base, headers: request.prepare(base) };
-            })
-        : [];
-      return { request, endpoint, claims };
-    });
-    // Nothing is sent to a disabled endpoint: its deliveries fail.
-    for (const p of prepared) {
-      if (p.endpoint && !p.endpoint.enabled) {
-        const t = p.request.target;
-        await this.dataSource.transaction((m) =>
-          failPending(
-            m,
-            p.endpoint!.endpoint_id,
-            now,
-            'the endpoint is disabled',
-            'deliveryId' in t ? t.deliveryId : undefined,
-          ),
-        );
+      // Stored sealed (secret-box.ts): opened to sign, once per endpoint.
+      let secrets = secretsOf.get(row.c_endpoint_id);
+      if (!secrets) {
+        secrets = [this.box.open(row.c_secret)];
+        if (
+          row.c_previous_secret &&
+          row.c_previous_secret_expires_at &&
+          new Date(row.c_previous_secret_expires_at) > now
+        )
+          secrets.push(this.box.open(row.c_previous_secret));
+        secretsOf.set(row.c_endpoint_id, secrets);
       }
+      const base = {
+        deliveryId: row.c_id,
+        endpointId: row.c_endpoint_id,
+        accountId: row.c_account_id,
+        eventId: row.c_event_id,
+        eventCreatedAt: new Date(row.c_event_created_at),
+        messageId: row.c_message_id,
+        kind: row.c_kind,
+        isTest: row.c_is_test,
+        body: row.c_body,
+        attempt: row.c_attempt,
+        maxAttempts: row.c_max_attempts,
+        url: row.c_url,
+        secrets,
+        startedAt: now,
+      };
+      const key = single ? '' : row.c_endpoint_id;
+      const list = claimed.get(key) ?? [];
+      list.push({ ...base, headers: requestOf.get(key)!.prepare(base) });
+      claimed.set(key, list);
     }
-    const toClaim = prepared
-      .filter((p) => p.claims.length > 0)
-      .sort((a, b) => (a.endpoint!.endpoint_id < b.endpoint!.endpoint_id ? -1 : 1));
-    if (toClaim.length === 0) return batch.map(() => []);
-    const candidates = toClaim.flatMap((p) => p.claims);
-    const claiming = new Set(toClaim.map((p) => p.endpoint!.endpoint_id));
-    const claimed = await preparedRows<{ claimed_id: string; claimed_attempt: number; claimed_max_attempts: number }>(
-      this.dataSource,
-      'claim_deliveries',
-      CLAIM,
-      [
-        now,
-        new Date(now.getTime() + this.config.webhooks.timeoutMs + LEASE_MARGIN_MS),
-        limit,
-        toClaim.map((p) => p.endpoint!.endpoint_id),
-        toClaim.map((p) => wanted(p.request.target)),
-        toClaim.map((p) => {
-          const t = p.request.target;
-          return 'deliveryId' in t ? false : Boolean(t.skipLocked);
-        }),
-        toClaim.map((p) => p.endpoint!.url),
-        toClaim.map((p) => p.endpoint!.secret),
-        candidates.map((c) => c.deliveryId),
-        candidates.map((c) => JSON.stringify(c.headers)),
-        [...this.answered].filter(([, endpointId]) => claiming.has(endpointId)).map(([deliveryId]) => deliveryId),
-        this.commitAsync,
-        toClaim.map((p) => {
-          const t = p.request.target;
-          return !('deliveryId' in t) || t.circuit !== false;
-        }),
-      ],
-    );
-    const byId = new Map(claimed.map((r) => [r.claimed_id, r]));
-    // What a full claim left unclaimed is offered to the endpoint's next claim (as old as its
-    // read); a short claim — the endpoint full, or candidates taken or changed meanwhile — reads again.
-    for (const p of prepared) {
-      const t = p.request.target;
-      if ('deliveryId' in t) continue;
-      const got = p.claims.filter((c) => byId.has(c.deliveryId)).length;
-      const rest = (byEndpoint.get(t.endpointId) ?? []).filter((row) => row.id !== null && !byId.has(row.id));
-      if (got === wanted(t) && got > 0 && rest.length > 0)
-        this.leftovers.set(t.endpointId, { at: cached.get(t.endpointId)?.at ?? Date.now(), rows: rest });
-      else this.leftovers.delete(t.endpointId);
-    }
-    // Oldest first, as claimed.
-    const results = prepared.map((p) =>
-      p.claims
-        .filter((c) => byId.has(c.deliveryId))
-        .map((c) => ({
-          ...c,
-          attempt: byId.get(c.deliveryId)!.claimed_attempt,
-          maxAttempts: byId.get(c.deliveryId)!.claimed_max_attempts,
-        })),
-    );
-    // A short claim from leftovers says nothing of what else is due (a drain takes a short claim
-    // for "nothing more"): claim the rest from a new read.
-    const again = batch.flatMap((request, i) => {
-      const t = request.target;
-      if ('deliveryId' in t || !cached.has(t.endpointId) || results[i].length >= wanted(t)) return [];
-      return [{ i, request: { ...request, target: { ...t, max: wanted(t) - results[i].length } } }];
-    });
-    if (again.length > 0) {
-      const more = await this.claimBatch(again.map((a) => a.request));
-      again.forEach((a, j) => results[a.i].push(...more[j]));
-    }
-    return results;
+    return batch.map((request) => claimed.get(keyOf(request.target)) ?? []);
   }
 
   /**

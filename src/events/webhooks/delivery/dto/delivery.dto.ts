@@ -52,8 +52,14 @@ export class DeliveryDto {
 
 export class AttemptRequestDto {
   @ApiProperty({ format: 'uri' }) url: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'Every header sent, exactly.' })
-  headers: Record<string, string>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    description:
+      'Every header sent, exactly; written with the attempt’s outcome, so null while it is in flight and for an abandoned attempt (its webhook-id is the delivery’s, its webhook-timestamp its start).',
+  })
+  headers: Record<string, string> | null;
 }
 
 export class DeliveryAttemptDto {
