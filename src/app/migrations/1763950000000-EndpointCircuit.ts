@@ -1,8 +1,32 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { DeliveryClaimFunction1763800000000 } from './1763800000000-DeliveryClaimFunction';
 
-/** This migration's claim_deliveries (the next migration's down makes it again). */
-export const CLAIM_FUNCTION = `
+/**
+ * A circuit per endpoint, in its row so that every worker shares it and a restart keeps it:
+ * `circuit_failures` counts consecutive failed attempts; past WEBHOOK_CIRCUIT_THRESHOLD the
+ * circuit opens until `circuit_open_until`, and `circuit_opened` counts the openings in a row
+ * (it picks the delay of WEBHOOK_CIRCUIT_BACKOFF). While open, claim_deliveries claims nothing
+ * for the endpoint; once the time is up (half-open), one attempt at a time across the fleet:
+ * the probe. Its success closes the circuit (both counts back to 0), its failure opens it
+ * again for the next delay (delivery-outcomes.ts).
+ *
+ * An endpoint in a run of failures (circuit_failures > 0), closed or not, gets one request in
+ * flight at a time until one succeeds: a receiver that fails or hangs does not hold
+ * WEBHOOK_ENDPOINT_CONCURRENCY of the workers' request slots while its circuit fills.
+ *
+ * claim_deliveries gains `p_circuit`: whether each claim obeys the circuit (the simulator's
+ * send, a customer testing the endpoint by hand, does not: it is a probe of its own).
+ */
+export class EndpointCircuit1763950000000 implements MigrationInterface {
+  name = 'EndpointCircuit1763950000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      ALTER TABLE webhook_endpoint
+        ADD COLUMN circuit_failures integer NOT NULL DEFAULT 0,
+        ADD COLUMN circuit_opened integer NOT NULL DEFAULT 0,
+        ADD COLUMN circuit_open_until timestamptz;
+      DROP FUNCTION claim_deliveries(timestamptz, timestamptz, integer, text[], integer[], boolean[], text[], text[], text[], text[], text[], boolean);
       CREATE FUNCTION claim_deliveries(
         p_now timestamptz, p_lease_until timestamptz, p_limit integer,
         p_endpoints text[], p_max integer[], p_skip_locked boolean[], p_urls text[], p_secrets text[],
@@ -66,35 +90,6 @@ export const CLAIM_FUNCTION = `
         END LOOP;
       END
       $fn$
-`;
-
-/**
- * A circuit per endpoint, in its row so that every worker shares it and a restart keeps it:
- * `circuit_failures` counts consecutive failed attempts; past WEBHOOK_CIRCUIT_THRESHOLD the
- * circuit opens until `circuit_open_until`, and `circuit_opened` counts the openings in a row
- * (it picks the delay of WEBHOOK_CIRCUIT_BACKOFF). While open, claim_deliveries claims nothing
- * for the endpoint; once the time is up (half-open), one attempt at a time across the fleet:
- * the probe. Its success closes the circuit (both counts back to 0), its failure opens it
- * again for the next delay (delivery-outcomes.ts).
- *
- * An endpoint in a run of failures (circuit_failures > 0), closed or not, gets one request in
- * flight at a time until one succeeds: a receiver that fails or hangs does not hold
- * WEBHOOK_ENDPOINT_CONCURRENCY of the workers' request slots while its circuit fills.
- *
- * claim_deliveries gains `p_circuit`: whether each claim obeys the circuit (the simulator's
- * send, a customer testing the endpoint by hand, does not: it is a probe of its own).
- */
-export class EndpointCircuit1763950000000 implements MigrationInterface {
-  name = 'EndpointCircuit1763950000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      ALTER TABLE webhook_endpoint
-        ADD COLUMN circuit_failures integer NOT NULL DEFAULT 0,
-        ADD COLUMN circuit_opened integer NOT NULL DEFAULT 0,
-        ADD COLUMN circuit_open_until timestamptz;
-      DROP FUNCTION claim_deliveries(timestamptz, timestamptz, integer, text[], integer[], boolean[], text[], text[], text[], text[], text[], boolean);
-      ${CLAIM_FUNCTION}
     `);
   }
 

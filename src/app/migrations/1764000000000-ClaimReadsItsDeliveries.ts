@@ -1,5 +1,4 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { CLAIM_FUNCTION } from './1763950000000-EndpointCircuit';
 
 /**
  * A claim in one round trip instead of two: claim_deliveries picks the endpoint's due
@@ -9,11 +8,15 @@ import { CLAIM_FUNCTION } from './1763950000000-EndpointCircuit';
  * handed the signed headers to the claim to log — two round trips and four rows read for each
  * delivery sent. Now the attempt is logged at its claim without headers and its outcome writes
  * them with the rest: an attempt whose worker died mid-request keeps what the claim wrote (url,
- * start) and is recorded as abandoned by the next claim, as before; its headers are
- * reconstructed when the log is read (delivery-log-store.ts).
+ * start) and is recorded as abandoned by the next claim, as before, without headers (its
+ * webhook-id is the delivery's, its webhook-timestamp its start).
  *
  * A disabled endpoint's due deliveries fail here, as the worker did before claiming.
  * `p_delivery`: claim this one delivery only (the simulator's send), on its endpoint.
+ *
+ * The previous claim_deliveries (13 arguments) stays, for a rolling upgrade: workers of the
+ * previous version keep claiming (and logging their headers at the claim) until they are
+ * replaced; a later migration may drop it.
  */
 export class ClaimReadsItsDeliveries1764000000000 implements MigrationInterface {
   name = 'ClaimReadsItsDeliveries1764000000000';
@@ -21,7 +24,6 @@ export class ClaimReadsItsDeliveries1764000000000 implements MigrationInterface 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE delivery_attempt ALTER COLUMN request_headers DROP NOT NULL;
-      DROP FUNCTION claim_deliveries(timestamptz, timestamptz, integer, text[], integer[], boolean[], text[], text[], text[], text[], text[], boolean, boolean[]);
       CREATE FUNCTION claim_deliveries(
         p_now timestamptz, p_lease_until timestamptz, p_limit integer,
         p_endpoints text[], p_max integer[], p_skip_locked boolean[],
@@ -110,7 +112,6 @@ export class ClaimReadsItsDeliveries1764000000000 implements MigrationInterface 
       DROP FUNCTION claim_deliveries(timestamptz, timestamptz, integer, text[], integer[], boolean[], text[], boolean, boolean[], text);
       UPDATE delivery_attempt SET request_headers = '{}' WHERE request_headers IS NULL;
       ALTER TABLE delivery_attempt ALTER COLUMN request_headers SET NOT NULL;
-      ${CLAIM_FUNCTION}
     `);
   }
 }

@@ -258,6 +258,24 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
     expect(claim.secrets).toEqual([rotated]);
   });
 
+  it('still answers the previous version’s claim (a rolling upgrade: its workers run beside the new ones)', async () => {
+    // The previous worker read candidates, signed them, and passed the endpoint's url and secret with the headers.
+    const { endpointId, due } = await endpointWithDeliveries(2, 600);
+    const [endpoint] = await dataSource.query(`SELECT url, secret FROM webhook_endpoint WHERE id = $1`, [endpointId]);
+    const claimed: Array<{ claimed_id: string; claimed_attempt: number }> = await dataSource.query(
+      `SELECT claimed_id, claimed_attempt FROM claim_deliveries(now(), now() + interval '20 s', 4, ARRAY[$1], ARRAY[4], ARRAY[false], ARRAY[$2], ARRAY[$3], $4::text[], $5::text[], ARRAY[]::text[], false, ARRAY[true])`,
+      [endpointId, endpoint.url, endpoint.secret, due, due.map((id) => JSON.stringify({ 'webhook-id': id }))],
+    );
+    expect(claimed.map((c) => [c.claimed_id, c.claimed_attempt])).toEqual(due.map((id) => [id, 1]));
+    const logged: Array<{ request_headers: string }> = await dataSource.query(
+      `SELECT request_headers FROM delivery_attempt WHERE delivery_id = $1`,
+      [due[0]],
+    );
+    expect(logged.map((l) => JSON.parse(l.request_headers))).toEqual([{ 'webhook-id': due[0] }]);
+    // And the new claim respects its leases: the endpoint's two due deliveries are in flight.
+    expect(await store.claim({ endpointId, max: 4 }, new Date(), prepare)).toEqual([]);
+  });
+
   it('fails the due deliveries of a disabled endpoint instead of claiming them', async () => {
     const { endpointId, due } = await endpointWithDeliveries(2, 500);
     await dataSource.query(`UPDATE webhook_endpoint SET enabled = false WHERE id = $1`, [endpointId]);
