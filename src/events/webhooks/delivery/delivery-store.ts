@@ -114,8 +114,8 @@ const CLAIM = `SELECT * FROM claim_deliveries($1, $2, $3, $4, $5, $6, $7, $8, $9
  * next claim makes a new attempt with the same webhook-id.
  *
  * Group claim: the claims of every endpoint a worker drains, asked for while one is under way
- * (or in the same turn of the event loop), are made together by the next — one read and one
- * call for all of them, not a transaction each.
+ * (or in the same turn of the event loop), are made together by the next — one call for
+ * all of them, not a transaction each.
  */
 @Injectable()
 export class DeliveryStore {

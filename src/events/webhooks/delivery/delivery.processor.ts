@@ -138,7 +138,7 @@ export class DeliveryProcessor
     if (this.stopping) return;
     if (job.endpointId && this.poke(job.endpointId)) return;
     // A wake that names its endpoint goes straight to the endpoint's claim, which is batched
-    // with every other claim of this process and costs one read when nothing is due; an older
+    // with every other claim of this process and costs one call when nothing is due; an older
     // job that does not name it is looked up first.
     let endpointId = job.endpointId;
     if (!endpointId) {
