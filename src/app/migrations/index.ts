@@ -14,6 +14,7 @@ import { StatusKeyedBySource1763825000000 } from './1763825000000-StatusKeyedByS
 import { OfficerFilingEventsAndSequences1763900000000 } from './1763900000000-OfficerFilingEventsAndSequences';
 import { EndpointCircuit1763950000000 } from './1763950000000-EndpointCircuit';
 import { ClaimReadsItsDeliveries1764000000000 } from './1764000000000-ClaimReadsItsDeliveries';
+import { ClaimInOneStatement1764100000000 } from './1764100000000-ClaimInOneStatement';
 
 /** In order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   OfficerFilingEventsAndSequences1763900000000,
   EndpointCircuit1763950000000,
   ClaimReadsItsDeliveries1764000000000,
+  ClaimInOneStatement1764100000000,
 ];
