@@ -43,6 +43,26 @@ describe('RegisterBreaker', () => {
     await breaker.asProbe(async () => expect(breaker.admit('NO')).toEqual({ trial: false }));
   });
 
+  it('leaves no promise hooks on once its probes are done, and keeps a probe one while another ends', async () => {
+    // While an AsyncLocalStorage is enabled, Node gives every new promise async ids: each await costs more.
+    const hooked = () => Object.getOwnPropertySymbols(new Promise(() => undefined)).length > 0;
+    expect(hooked()).toBe(false);
+    breaker.record('NO', refused(), false);
+    breaker.record('NO', refused(), false);
+    let endFirst!: () => void;
+    const first = breaker.asProbe(() => new Promise<void>((resolve) => (endFirst = resolve)));
+    const second = breaker.asProbe(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      endFirst();
+      await first;
+      // The other probe is done; this one still goes out whatever the breaker says.
+      return breaker.admit('NO');
+    });
+    expect(await second).toEqual({ trial: false });
+    expect(hooked()).toBe(false);
+    expect(() => breaker.admit('NO')).toThrow(RegisterUnreachableError);
+  });
+
   it('lets one trial through after the retry time; its failure re-opens, its success closes', () => {
     breaker.record('FR', refused(), false);
     breaker.record('FR', refused(), false);

@@ -42,7 +42,14 @@ interface Entry {
   listeners: Set<(open: OpenBreaker) => void>;
 }
 
+/**
+ * Marks a probe's requests. While any AsyncLocalStorage is enabled, Node 20 runs promise hooks
+ * on every promise of the process (awaits cost about three times as much): a worker that ran one
+ * probe would pay that on every delivery ever after. So the storage is disabled again whenever no
+ * probe is running (its next `run` enables it).
+ */
 const probeContext = new AsyncLocalStorage<true>();
+let probesRunning = 0;
 
 /**
  * One circuit breaker per register, and one for the LEI index (a GLEIF outage never opens a register’s). Connection-level failures (timeouts, DNS, refused, reset,
@@ -62,8 +69,13 @@ export class RegisterBreaker {
   ) {}
 
   /** Runs a probe: it goes out whatever the breaker says, and one failure of it opens the breaker. */
-  asProbe<T>(run: () => Promise<T>): Promise<T> {
-    return probeContext.run(true, run);
+  async asProbe<T>(run: () => Promise<T>): Promise<T> {
+    probesRunning++;
+    try {
+      return await probeContext.run(true, run);
+    } finally {
+      if (--probesRunning === 0) probeContext.disable();
+    }
   }
 
   /** The breaker while it refuses reads; null when a read may go out (closed, or due for its trial). */
