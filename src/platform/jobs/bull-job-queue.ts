@@ -102,6 +102,13 @@ export class BullJobQueue extends JobQueue implements BeforeApplicationShutdown 
     );
   }
 
+  async oldestWaiting(definition: QueueDefinition<unknown>): Promise<Date | null> {
+    if (this.health && !this.health.isUp()) throw new JobQueueUnavailableError('Redis is not answering');
+    // The tail of the wait list is the next job taken. A delayed job waits from its delay's end.
+    const [next] = await this.queue(definition.name).getJobs(['waiting'], 0, 0, true);
+    return next ? new Date(next.timestamp + (next.opts.delay ?? 0)) : null;
+  }
+
   async drain(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -14,6 +14,8 @@ import {
 interface PendingJob {
   data: unknown;
   attempt: number;
+  /** When it was put in line to run (ms since the epoch). */
+  readyAt?: number;
 }
 
 const SEEN_IDS_KEPT = 10_000;
@@ -85,6 +87,11 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
     );
   }
 
+  oldestWaiting(definition: QueueDefinition<unknown>): Promise<Date | null> {
+    const next = this.waiting.get(definition.name)?.[0];
+    return Promise.resolve(next?.readyAt === undefined ? null : new Date(next.readyAt));
+  }
+
   async drain(timeoutMs = 30_000): Promise<void> {
     if (this.active === 0) return;
     await Promise.race([
@@ -124,6 +131,7 @@ export class InProcessJobQueue extends JobQueue implements BeforeApplicationShut
 
   private enqueue(queue: string, job: PendingJob): void {
     const list = this.waiting.get(queue) ?? [];
+    job.readyAt = Date.now();
     list.push(job);
     this.waiting.set(queue, list);
     this.active++;

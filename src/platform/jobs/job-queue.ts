@@ -54,6 +54,11 @@ export abstract class JobQueue {
   abstract process<T>(queue: QueueDefinition<T>, processor: JobProcessor<T>): void;
   /** Each queue's jobs by state, read now. */
   abstract counts(): Promise<QueueCounts[]>;
+  /**
+   * When the job next in line of the queue (the oldest waiting, not delayed) became ready to
+   * run; null when none waits. Jobs ready later than that have not been taken yet.
+   */
+  abstract oldestWaiting(queue: QueueDefinition<unknown>): Promise<Date | null>;
   /** Resolves when no job is waiting or running (tests, graceful shutdown). */
   abstract drain(timeoutMs?: number): Promise<void>;
 }

@@ -25,6 +25,11 @@ export class DeliveryQueue {
     );
   }
 
+  /** When the oldest wake still waiting in the queue was ready to run; null when none waits. */
+  oldestWaiting(): Promise<Date | null> {
+    return this.jobs.oldestWaiting(DELIVERY_QUEUE);
+  }
+
   /** Wakes the first attempts of one event's deliveries with one job (named after the first: the same wake added twice is one job). */
   async wakeFirst(deliveries: ReadonlyArray<{ id: string; endpointId: string }>): Promise<void> {
     if (deliveries.length === 0) return;

@@ -289,7 +289,7 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
 
   if (backend === 'postgres') {
     it('claims side by side from many connections over overlapping endpoints: no deadlock, no attempt twice, no endpoint over its limit', async () => {
-      const targets = [];
+      const targets: Array<{ endpointId: string; due: string[] }> = [];
       for (let i = 0; i < 10; i++) targets.push(await endpointWithDeliveries(6, 700 + i * 10));
       const url = (dataSource.options as { url: string }).url;
       const clients = await Promise.all(
