@@ -12,8 +12,8 @@ const GRACE_MS = 2_000;
  * Every DELIVERY_SWEEP_INTERVAL_MS (and once at boot), wakes the deliveries that are due and
  * held by no one: their job was lost with a restarted Redis, a killed worker, or the stopped
  * embedded process whose in-process runner forgot its jobs. While the queue has a backlog, only
- * those it has gone past: they would not have been reached yet anyway. It only enqueues; the database
- * claim makes a wake that turns out to be extra harmless. Worker only.
+ * those it has gone past: the others would not have been reached yet anyway. It only enqueues;
+ * the database claim makes a wake that turns out to be extra harmless. Worker only.
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap {
