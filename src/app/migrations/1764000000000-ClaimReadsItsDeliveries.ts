@@ -24,7 +24,22 @@ export class ClaimReadsItsDeliveries1764000000000 implements MigrationInterface 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE delivery_attempt ALTER COLUMN request_headers DROP NOT NULL;
-      CREATE FUNCTION claim_deliveries(
+      CREATE FUNCTION ${CLAIM_FUNCTION} LANGUAGE plpgsql AS $fn$${PER_ENDPOINT_CLAIM}$fn$
+    `);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`
+      DROP FUNCTION claim_deliveries(timestamptz, timestamptz, integer, text[], integer[], boolean[], text[], boolean, boolean[], text);
+      UPDATE delivery_attempt SET request_headers = '{}' WHERE request_headers IS NULL;
+      ALTER TABLE delivery_attempt ALTER COLUMN request_headers SET NOT NULL;
+    `);
+  }
+}
+
+/** claim_deliveries' arguments and rows (kept by later bodies: workers call it unchanged). */
+export const CLAIM_FUNCTION = `
+      claim_deliveries(
         p_now timestamptz, p_lease_until timestamptz, p_limit integer,
         p_endpoints text[], p_max integer[], p_skip_locked boolean[],
         p_answered text[], p_async_commit boolean, p_circuit boolean[], p_delivery text
@@ -32,8 +47,10 @@ export class ClaimReadsItsDeliveries1764000000000 implements MigrationInterface 
         c_id text, c_attempt integer, c_max_attempts integer, c_endpoint_id text, c_url text, c_secret text,
         c_previous_secret text, c_previous_secret_expires_at timestamptz, c_account_id text, c_event_id text,
         c_event_created_at timestamptz, c_message_id text, c_is_test boolean, c_kind text, c_body text
-      )
-      LANGUAGE plpgsql AS $fn$
+      )`;
+
+/** The body this migration gives claim_deliveries: a loop over the endpoints, five statements each. */
+export const PER_ENDPOINT_CLAIM = `
       DECLARE
         i integer;
         in_flight integer;
@@ -103,15 +120,4 @@ export class ClaimReadsItsDeliveries1764000000000 implements MigrationInterface 
             ORDER BY c.next_attempt_at, c.id;
         END LOOP;
       END
-      $fn$
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`
-      DROP FUNCTION claim_deliveries(timestamptz, timestamptz, integer, text[], integer[], boolean[], text[], boolean, boolean[], text);
-      UPDATE delivery_attempt SET request_headers = '{}' WHERE request_headers IS NULL;
-      ALTER TABLE delivery_attempt ALTER COLUMN request_headers SET NOT NULL;
-    `);
-  }
-}
+      `;

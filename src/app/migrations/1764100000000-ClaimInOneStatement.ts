@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { CLAIM_FUNCTION, PER_ENDPOINT_CLAIM } from './1764000000000-ClaimReadsItsDeliveries';
 
 /**
  * claim_deliveries without a loop over its endpoints: it locks them in two statements (those
@@ -20,24 +21,12 @@ export class ClaimInOneStatement1764100000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(claimFunction(PER_ENDPOINT));
+    await q.query(claimFunction(PER_ENDPOINT_CLAIM));
   }
 }
 
-const SIGNATURE = `
-  CREATE OR REPLACE FUNCTION claim_deliveries(
-    p_now timestamptz, p_lease_until timestamptz, p_limit integer,
-    p_endpoints text[], p_max integer[], p_skip_locked boolean[],
-    p_answered text[], p_async_commit boolean, p_circuit boolean[], p_delivery text
-  ) RETURNS TABLE (
-    c_id text, c_attempt integer, c_max_attempts integer, c_endpoint_id text, c_url text, c_secret text,
-    c_previous_secret text, c_previous_secret_expires_at timestamptz, c_account_id text, c_event_id text,
-    c_event_created_at timestamptz, c_message_id text, c_is_test boolean, c_kind text, c_body text
-  )
-  LANGUAGE plpgsql AS $fn$`;
-
 function claimFunction(body: string): string {
-  return `${SIGNATURE}\n${body}\n$fn$`;
+  return `CREATE OR REPLACE FUNCTION ${CLAIM_FUNCTION} LANGUAGE plpgsql AS $fn$${body}$fn$`;
 }
 
 const SET_BASED = `
@@ -116,73 +105,4 @@ const SET_BASED = `
              room.previous_secret_expires_at, c.account_id, c.event_id, ev.created_at, c.message_id, c.is_test, ev.kind, ev.body
       FROM claimed c JOIN room ON room.id = c.endpoint_id JOIN event ev ON ev.id = c.event_id
       ORDER BY room.ord, c.next_attempt_at, c.id;
-  END`;
-
-/** The previous body (1764000000000-ClaimReadsItsDeliveries), restored by `down`. */
-const PER_ENDPOINT = `
-  DECLARE
-    i integer;
-    in_flight integer;
-    v_limit integer;
-    w record;
-  BEGIN
-    IF p_async_commit THEN
-      PERFORM set_config('synchronous_commit', 'off', true);
-    END IF;
-    IF p_delivery IS NOT NULL THEN
-      p_endpoints := ARRAY(SELECT d.endpoint_id FROM delivery d WHERE d.id = p_delivery);
-      p_max := ARRAY[1];
-    END IF;
-    FOR i IN 1 .. coalesce(array_length(p_endpoints, 1), 0) LOOP
-      IF p_skip_locked[i] THEN
-        SELECT x.id, x.enabled, x.url, x.secret, x.previous_secret, x.previous_secret_expires_at,
-               x.circuit_opened, x.circuit_open_until, x.circuit_failures
-          INTO w FROM webhook_endpoint x WHERE x.id = p_endpoints[i] FOR NO KEY UPDATE SKIP LOCKED;
-      ELSE
-        SELECT x.id, x.enabled, x.url, x.secret, x.previous_secret, x.previous_secret_expires_at,
-               x.circuit_opened, x.circuit_open_until, x.circuit_failures
-          INTO w FROM webhook_endpoint x WHERE x.id = p_endpoints[i] FOR NO KEY UPDATE;
-      END IF;
-      CONTINUE WHEN NOT FOUND;
-      IF NOT w.enabled THEN
-        UPDATE delivery d SET state = 'failed', next_attempt_at = NULL, completed_at = p_now, last_error = 'the endpoint is disabled'
-        WHERE d.endpoint_id = w.id AND d.state = 'pending' AND (d.locked_until IS NULL OR d.locked_until <= p_now)
-          AND (p_delivery IS NULL OR d.id = p_delivery);
-        CONTINUE;
-      END IF;
-      v_limit := CASE WHEN w.circuit_failures > 0 THEN 1 ELSE p_limit END;
-      IF coalesce(p_circuit[i], true) THEN
-        CONTINUE WHEN w.circuit_open_until > p_now;
-        IF w.circuit_opened > 0 THEN
-          v_limit := 1;
-        END IF;
-      END IF;
-      SELECT count(*)::integer INTO in_flight FROM delivery d
-      WHERE d.endpoint_id = w.id AND d.state = 'pending' AND d.locked_until > p_now AND d.id <> ALL (p_answered);
-      CONTINUE WHEN in_flight >= v_limit;
-      RETURN QUERY
-        WITH target AS (
-          SELECT d.id FROM delivery d
-          WHERE d.endpoint_id = w.id AND d.state = 'pending'
-            AND d.next_attempt_at <= p_now AND (d.locked_until IS NULL OR d.locked_until <= p_now)
-            AND (p_delivery IS NULL OR d.id = p_delivery)
-          ORDER BY d.next_attempt_at, d.id
-          LIMIT GREATEST(0, LEAST(p_max[i], v_limit - in_flight))
-        ), claimed AS (
-          UPDATE delivery d SET attempt_count = d.attempt_count + 1, locked_until = p_lease_until, last_attempt_at = p_now
-          FROM target WHERE d.id = target.id AND d.state = 'pending' AND (d.locked_until IS NULL OR d.locked_until <= p_now)
-          RETURNING d.id, d.attempt_count, d.max_attempts, d.account_id, d.event_id, d.message_id, d.is_test, d.next_attempt_at
-        ), abandoned AS (
-          UPDATE delivery_attempt a SET finished_at = p_now, error_class = 'abandoned',
-            error_message = 'no outcome was recorded: the worker stopped during the attempt and its lease expired'
-          WHERE a.delivery_id IN (SELECT c.id FROM claimed c) AND a.finished_at IS NULL
-        ), logged AS (
-          INSERT INTO delivery_attempt (delivery_id, attempt_number, url, started_at)
-          SELECT c.id, c.attempt_count, w.url, p_now FROM claimed c
-        )
-        SELECT c.id, c.attempt_count, c.max_attempts, w.id, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at,
-               c.account_id, c.event_id, ev.created_at, c.message_id, c.is_test, ev.kind, ev.body
-        FROM claimed c JOIN event ev ON ev.id = c.event_id
-        ORDER BY c.next_attempt_at, c.id;
-    END LOOP;
   END`;

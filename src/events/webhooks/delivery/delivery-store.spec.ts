@@ -1,18 +1,12 @@
 import { testSecretBox } from '../../../../test/support/secrets';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { testPublisher } from '../../../../test/support/publisher';
 import { createTestDataSource, TestBackend } from '../../../../test/support/database';
-import { Clock } from '../../../platform/clock';
 import type { AppConfig } from '../../../platform/config/app-config';
 import { randomId } from '../../../platform/ids';
-import { AccountGate } from '../../accounts/account-gate.service';
-import { AccountStore } from '../../accounts/account-store';
-import { EndpointStore } from '../endpoints/endpoint-store';
 import { EventPublisher } from '../events/event-publisher.service';
-import { EventStore } from '../events/event-store';
 import { newWebhookSecret } from '../signing/standard-webhooks';
-import { DeliveryLogStore } from './delivery-log-store';
-import type { DeliveryQueue } from './delivery-queue.service';
 import { ClaimedDelivery, DeliveryStore } from './delivery-store';
 
 const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -53,16 +47,7 @@ describe.each(BACKENDS)('DeliveryStore claims on %s', (backend) => {
   beforeAll(async () => {
     ({ dataSource, config, close } = await createTestDataSource(backend));
     store = new DeliveryStore(dataSource, config, testSecretBox());
-    publisher = new EventPublisher(
-      dataSource,
-      new AccountGate(new AccountStore()),
-      new EndpointStore(dataSource, testSecretBox()),
-      new EventStore(dataSource),
-      new DeliveryLogStore(dataSource),
-      {} as DeliveryQueue,
-      new Clock(),
-      config,
-    );
+    publisher = testPublisher(dataSource, config);
     await dataSource.query(
       `INSERT INTO account (id, email, created_at, live_delivery_since) VALUES ($1, 'store@example.com', now(), now())`,
       [accountId],

@@ -1,19 +1,14 @@
 import { testSecretBox } from '../../../../test/support/secrets';
 import type { DataSource } from 'typeorm';
 import type { SchedulerRegistry } from '@nestjs/schedule';
+import { testPublisher } from '../../../../test/support/publisher';
 import { createTestDataSource, TestBackend } from '../../../../test/support/database';
 import { QUEUES } from '../../../app/queues';
-import { Clock, ManualClock } from '../../../platform/clock';
+import { ManualClock } from '../../../platform/clock';
 import type { AppConfig } from '../../../platform/config/app-config';
 import { randomId } from '../../../platform/ids';
 import { InProcessJobQueue } from '../../../platform/jobs/in-process-job-queue';
-import { AccountGate } from '../../accounts/account-gate.service';
-import { AccountStore } from '../../accounts/account-store';
-import { EndpointStore } from '../endpoints/endpoint-store';
-import { EventPublisher } from '../events/event-publisher.service';
-import { EventStore } from '../events/event-store';
 import { newWebhookSecret } from '../signing/standard-webhooks';
-import { DeliveryLogStore } from './delivery-log-store';
 import { DeliveryQueue } from './delivery-queue.service';
 import { DeliveryStore } from './delivery-store';
 import { DeliverySweeper } from './delivery.sweeper';
@@ -47,16 +42,7 @@ describe.each(BACKENDS)('DeliverySweeper on %s', (backend) => {
         [randomId('we'), accountId, `http://127.0.0.1:9/sweep/${i}`, ['company.name_changed'], newWebhookSecret()],
       );
     const now = new Date().toISOString();
-    const publisher = new EventPublisher(
-      dataSource,
-      new AccountGate(new AccountStore()),
-      new EndpointStore(dataSource, testSecretBox()),
-      new EventStore(dataSource),
-      new DeliveryLogStore(dataSource),
-      {} as DeliveryQueue,
-      new Clock(),
-      config,
-    );
+    const publisher = testPublisher(dataSource, config);
     const { deliveries } = await dataSource.transaction((m) =>
       publisher.publish(m, {
         accountId,
