@@ -54,9 +54,11 @@ suite('register politeness shared by every process through Redis', () => {
     const starts = fake.requests.map((r) => r.at).sort((a, b) => a - b);
     expect(starts).toHaveLength(8);
     const gaps = starts.slice(1).map((t, i) => t - starts[i]);
-    // Bottleneck spaces starts by minTime across the cluster. Arrival times carry event-loop
-    // jitter on a loaded machine; without sharing, the two processes' requests arrive in pairs (gaps near 0).
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(minTimeMs / 2);
-    expect(starts[starts.length - 1] - starts[0]).toBeGreaterThanOrEqual(7 * minTimeMs * 0.9);
+    // Bottleneck spaces starts by minTime across the cluster. Arrival times carry event-loop jitter
+    // on a loaded machine (one late arrival shortens one gap), so judge the median gap and the span:
+    // without sharing, the two processes' requests arrive in pairs (median gap near 0, span 3 × minTime).
+    const median = [...gaps].sort((a, b) => a - b)[3];
+    expect(median).toBeGreaterThanOrEqual(minTimeMs * 0.8);
+    expect(starts[starts.length - 1] - starts[0]).toBeGreaterThanOrEqual(5 * minTimeMs);
   });
 });
