@@ -444,7 +444,7 @@ describe('search and company lookup, end to end', () => {
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(res.headers.get('x-ratelimit-remaining')).not.toBeNull();
-      const body = await res.json();
+      const body = (await res.json()) as { detail: string };
       expect(body).toMatchObject({ code, errors: [{ field, code }] });
       expect(body.detail).toContain('is not valid percent-encoded UTF-8');
       expect(body.detail).not.toContain('Failed to decode');
