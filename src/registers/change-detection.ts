@@ -105,6 +105,12 @@ export type ExtraSource = 'officers' | 'filings' | 'roles';
 export type OfficerDetection = 'stream' | 'reread' | null;
 
 /** What a feed or stream is built with: what its connector is built with, and the connector. */
+/** A company's filings as its register lists them, newest first. */
+export interface FilingHistory {
+  /** The company's most recent filings ([] when the register has no such company). */
+  read(registrationNumber: string): Promise<StreamedFiling[]>;
+}
+
 export interface ChangeSourceDeps extends ConnectorDeps {
   connector: RegisterConnector;
 }
@@ -131,6 +137,11 @@ export interface ChangeDetectionPlan {
   officers?(settings: RegisterConfig): OfficerDetection;
   /** Whether company.filing_published is emitted under the configuration (absent: never). */
   filings?(settings: RegisterConfig): boolean;
+  /**
+   * A company's filing history read from the register, where the configuration allows it: what
+   * recovers the filings a stream could no longer send (absent or null: they are not recovered).
+   */
+  filingHistory?(deps: ChangeSourceDeps): FilingHistory | null;
   /** For the README's detection table. */
   readme: { how: string; credentials: string; delay: string };
 }

@@ -15,6 +15,7 @@ import { OfficerFilingEventsAndSequences1763900000000 } from './1763900000000-Of
 import { EndpointCircuit1763950000000 } from './1763950000000-EndpointCircuit';
 import { ClaimReadsItsDeliveries1764000000000 } from './1764000000000-ClaimReadsItsDeliveries';
 import { ClaimInOneStatement1764100000000 } from './1764100000000-ClaimInOneStatement';
+import { FilingsGap1764200000000 } from './1764200000000-FilingsGap';
 
 /** In order. A new migration is added here as well as in this folder. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   EndpointCircuit1763950000000,
   ClaimReadsItsDeliveries1764000000000,
   ClaimInOneStatement1764100000000,
+  FilingsGap1764200000000,
 ];

@@ -228,6 +228,109 @@ describe('GB: the officers and filings streams', () => {
   });
 });
 
+describe('GB: a gap in the filings stream', () => {
+  let h: DetectionHarness;
+  let runner: ChangeStreamRunner;
+  const open: ServerResponse[] = [];
+  const filingConnections: Array<string | null> = [];
+  const HISTORY = '/company/12317301/filing-history';
+
+  beforeAll(async () => {
+    h = await startDetectionHarness(
+      { REGISTER_GB_API_KEY: 'k', REGISTER_GB_STREAM_KEY: 'stream-key' },
+      { now: '2020-11-10T12:00:00.000Z' },
+    );
+    h.fakes.GB_API.get('/company/12317301', {
+      fixture: 'registers/gb/ch-company-profile-12317301-derived-from-05954546.json',
+    });
+    h.fakes.GB_API.get('/company/12317301/officers', {
+      body: '{"items":[],"total_results":0,"kind":"officer-list"}',
+      headers: JSON_HEADERS,
+    });
+    h.fakes.GB_API.get(HISTORY, { fixture: 'registers/gb/ch-filing-history-12317301-derived-from-stream-events.json' });
+    const beat = (res: ServerResponse) => {
+      res.writeHead(200, JSON_HEADERS);
+      res.write('\n');
+    };
+    for (const path of ['/companies', '/officers'])
+      h.fakes.GB_STREAM.get(path, () => ({ raw: (res) => (open.push(res), beat(res)) }));
+    h.fakes.GB_STREAM.get('/filings', (req) => ({
+      raw: (res) => {
+        open.push(res);
+        const timepoint = req.query.get('timepoint');
+        filingConnections.push(timepoint);
+        if (filingConnections.length === 1) {
+          // The CS01 of 2020-11-16, then the connection drops.
+          beat(res);
+          res.write(line('ch-streaming-filings-event-12317301-cs01-timepoint-49094846.json'));
+          setTimeout(() => res.destroy(), 30);
+        } else if (filingConnections.length === 2) {
+          // The register no longer has that timepoint: whatever was filed since is missed.
+          res.writeHead(416, JSON_HEADERS);
+          res.end('{"error":"Requested Range Not Satisfiable"}');
+        } else beat(res);
+      },
+    }));
+  });
+  afterAll(() => closeStreams(h, runner, open));
+
+  it('reads the watched companies’ filings since the gap from their filing history: one event per filing the stream missed', async () => {
+    await h.setReadable('GB', true);
+    await h.watch('acc_a', 'GB', '12317301');
+    await h.runDueChecks();
+    expect(h.fakes.GB_API.requestsTo(HISTORY)).toHaveLength(0);
+
+    runner = streamRunner(h);
+    runner.backoff = { initialMs: 20, maxMs: 100 };
+    runner.idleRetryMs = 20;
+    runner.onApplicationBootstrap();
+    await until(async () => filingConnections.length >= 3, 10_000, 'the reconnection after the 416');
+    expect(filingConnections).toEqual([null, '49094846', null]);
+    const streamed = await h.takeEvents();
+    expect(streamed.map((e) => [e.kind, (e.data.filing as { id: string }).id])).toEqual([
+      ['company.filing_published', 'MzI4MzUzMjgyMGFkaXF6a2N4'],
+    ]);
+    const [gap] = await h.dataSource.query(
+      `SELECT filings_gap_since, read_requested_at FROM company_snapshot WHERE entity_id = 'ent_gb_12317301'`,
+    );
+    // Since the stream was last known to be read (the manual clock has not moved).
+    expect(new Date(gap.filings_gap_since).toISOString()).toBe('2020-11-10T12:00:00.000Z');
+    expect(gap.read_requested_at).not.toBeNull();
+
+    // The re-read: the profile, then the filing history. The AA of 2020-11-25 was missed; the
+    // CS01 the stream sent is known; the accounts of 2020-08-10 are from before the watch; an
+    // item without a transaction id cannot be told from another.
+    h.clock.set(new Date('2020-11-30T09:00:00.000Z'));
+    await h.runDueChecks();
+    expect(h.fakes.GB_API.requestsTo(HISTORY)).toHaveLength(1);
+    const recovered = await h.takeEvents();
+    expect(recovered).toHaveLength(1);
+    expect(recovered[0]).toMatchObject({ accountId: 'acc_a', kind: 'company.filing_published' });
+    expect(recovered[0].data).toMatchObject({
+      entity_id: 'ent_gb_12317301',
+      change: { field: 'filings', action: 'published', previous: null },
+      filing: {
+        id: 'MzI4NDAwMDAwMGFkaXF6a2N4',
+        category: 'accounts',
+        type: 'AA',
+        date: '2020-11-25',
+        url: expect.stringMatching(/\/company\/12317301\/filing-history\/MzI4NDAwMDAwMGFkaXF6a2N4\/document/),
+      },
+      provenance: { source_mode: 'live', source_url: expect.stringMatching(/\/company\/12317301\/filing-history$/) },
+    });
+    const [after] = await h.dataSource.query(
+      `SELECT filings_gap_since FROM company_snapshot WHERE entity_id = 'ent_gb_12317301'`,
+    );
+    expect(after.filings_gap_since).toBeNull();
+
+    // A later read does not read the history again, and says nothing more.
+    await h.dataSource.query(`UPDATE company_snapshot SET read_requested_at = now() WHERE country = 'GB'`);
+    await h.runDueChecks();
+    expect(h.fakes.GB_API.requestsTo(HISTORY)).toHaveLength(1);
+    expect(await h.takeEvents()).toEqual([]);
+  });
+});
+
 describe('NO: the role update feed', () => {
   let h: DetectionHarness;
   beforeAll(async () => {

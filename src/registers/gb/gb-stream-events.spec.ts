@@ -1,5 +1,5 @@
 import { fixture } from '../../../test/support/fake-register';
-import { companyNumberOf, parseStreamLine, StreamContext } from './gb-stream-events';
+import { companyNumberOf, parseFilingHistory, parseStreamLine, StreamContext } from './gb-stream-events';
 
 const ctx: StreamContext = {
   webUrl: 'https://find-and-update.company-information.service.gov.uk',
@@ -83,5 +83,30 @@ describe('Companies House stream lines, on recorded events', () => {
     expect(companyNumberOf('/company/10345936/appointments/x')).toBe('10345936');
     expect(companyNumberOf('company/14438833/exemptions')).toBe('14438833');
     expect(companyNumberOf('/officers/x')).toBeNull();
+  });
+});
+
+describe('a Companies House filing history page', () => {
+  it('gives its filings as the stream does, newest first, leaving out an item without a transaction id', () => {
+    const body = JSON.parse(fixture('registers/gb/ch-filing-history-12317301-derived-from-stream-events.json'));
+    const filings = parseFilingHistory(body, '12317301', ctx);
+    expect(filings.map((f) => [f.resourceId, f.type, f.date])).toEqual([
+      ['MzI4NDAwMDAwMGFkaXF6a2N4', 'AA', '2020-11-25'],
+      ['MzI4MzUzMjgyMGFkaXF6a2N4', 'CS01', '2020-11-16'],
+      ['MzI3MDAwMDAwMGFkaXF6a2N4', 'AA', '2020-08-10'],
+    ]);
+    expect(filings.every((f) => f.resentBecause === null)).toBe(true);
+    // The CS01 reads as its stream event does: the same filing, described alike.
+    const streamed = parseStreamLine(
+      'filings',
+      recorded('ch-streaming-filings-event-12317301-cs01-timepoint-49094846.json'),
+      ctx,
+    ).entry!.filing!;
+    expect(filings[1]).toEqual(streamed);
+  });
+
+  it('an empty history is no filings; a body that is no history is the register’s fault', () => {
+    expect(parseFilingHistory({ items_per_page: 100, total_count: 0 }, '12317301', ctx)).toEqual([]);
+    expect(() => parseFilingHistory('<html></html>', '12317301', ctx)).toThrow(/filing history without items/);
   });
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { FeedEntry, StreamedFiling } from '../change-detection';
 import type { CompanyRecord, RecordSource } from '../connector';
 import { withoutNul } from '../response-body';
+import { UpstreamError } from '../upstream-error';
 import { parseCompanyProfile, parseStreamedAppointment } from './ch-api-parsers';
 
 /** The streams of the Companies House streaming API this service follows, and the resource kind each sends. */
@@ -106,6 +107,23 @@ export function parseStreamLine(stream: GbStreamName, line: string, ctx: StreamC
       filing: { ...filingOf(number, resourceId, f.data, data, ctx), resentBecause: changed ?? annotated },
     },
   };
+}
+
+/**
+ * A page of the Public Data API's filing history (`GET /company/{n}/filing-history`): its items
+ * are the filings the filings stream sends (`filingHistoryItem`), newest first. An item without
+ * a `transaction_id` cannot be told apart from another and is left out.
+ */
+export function parseFilingHistory(body: unknown, number: string, ctx: StreamContext): StreamedFiling[] {
+  const page = z.object({ items: z.array(z.unknown()).nullish() }).safeParse(withoutNul(body));
+  if (!page.success) throw UpstreamError.invalidResponse('Companies House sent a filing history without items');
+  const filings: StreamedFiling[] = [];
+  for (const item of page.data.items ?? []) {
+    const f = filing.safeParse(item);
+    if (!f.success || !f.data.transaction_id) continue;
+    filings.push({ ...filingOf(number, f.data.transaction_id, f.data, item, ctx), resentBecause: null });
+  }
+  return filings;
 }
 
 /** `/company/{n}/…` (with or without the leading slash) → n. */

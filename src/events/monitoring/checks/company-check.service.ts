@@ -1,21 +1,23 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../platform/config/app-config';
 import { Clock } from '../../../platform/clock';
 import { ConnectorRegistry } from '../../../registers/connector-registry';
+import type { StreamedFiling } from '../../../registers/change-detection';
 import type { CompanyDetail, CompanyRecord } from '../../../registers/connector';
 import { CountryCode } from '../../../registers/registers';
 import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
 import { DetectionMetrics } from '../detection-metrics';
-import { DetectionEventWriter } from '../events/detection-event-writer';
+import { DetectionEventWriter, EmittedEvent } from '../events/detection-event-writer';
 import { ChangeSources } from '../feeds/change-sources.service';
 import { FeedCursorStore } from '../feeds/feed-cursor-store';
 import { ChangeApplier, CheckOutcome } from '../snapshots/change-applier';
 import { CompanySnapshotEntity } from '../snapshots/company-snapshot.entity';
 import { DueSelection, SnapshotStore } from '../snapshots/snapshot-store';
+import { StreamEntryApplier } from '../snapshots/stream-entry-applier';
 import { nextSlot } from './check-schedule';
 
 /** How long a claimed company stays reserved for the worker that claimed it. */
@@ -24,6 +26,12 @@ export const CHECK_LEASE_MS = 10 * 60_000;
 const RETRY_AFTER_FAILURE_MS = 5 * 60_000;
 /** How often a new watch's creation looks whether the worker holding its company took the baseline. */
 const BASELINE_POLL_MS = 100;
+/**
+ * How long before a gap in the filings stream a filing's date may be and still be recovered: a
+ * filing is dated when the register received it and streamed when processed, days (a paper
+ * filing, weeks) later. A filing of that margin the stream did send is known, and not sent again.
+ */
+const FILING_GAP_MARGIN_MS = 31 * 86_400_000;
 
 /** A check that reads the register, or one that confirms a company against its register's feed. */
 export type CheckKind = 'read' | 'confirm';
@@ -51,6 +59,7 @@ export class CompanyCheckService {
     private readonly connectors: ConnectorRegistry,
     private readonly statuses: RegisterStatusService,
     private readonly applier: ChangeApplier,
+    private readonly streamed: StreamEntryApplier,
     private readonly sources: ChangeSources,
     private readonly sink: DetectionEventWriter,
     private readonly config: AppConfig,
@@ -179,6 +188,9 @@ export class CompanyCheckService {
 
     const readStartedAt = now;
     let record: CompanyRecord | CompanyDetail | null;
+    // After a gap in the filings stream: the company's filings, to find those the stream missed.
+    const history = snapshot.filingsGapSince && snapshot.baselineAt ? this.sources.filingHistory(country) : null;
+    let filings: StreamedFiling[] = [];
     // Where officers are watched, a read is the whole lookup (record and officers), compared as one.
     const withOfficers = this.sources.officers(country) !== null;
     try {
@@ -186,6 +198,7 @@ export class CompanyCheckService {
       record = withOfficers
         ? await connector.lookup(snapshot.registrationNumber)
         : await connector.readRecord(snapshot.registrationNumber);
+      if (record && history) filings = await history.read(snapshot.registrationNumber);
     } catch (err) {
       const e = UpstreamError.from(err);
       this.logger.warn(`check of ${entityId} failed: ${e.errorClass} (${e.message})`);
@@ -216,11 +229,37 @@ export class CompanyCheckService {
         now: after,
         officers: withOfficers ? (record as CompanyDetail).officers : undefined,
       });
+      if (locked.filingsGapSince) {
+        applied.emitted.push(...(await this.recoverFilings(m, locked, filings, after)));
+        // Read, or not readable under this configuration: either way nothing more to do for this gap.
+        if (history || !this.sources.filingHistory(country))
+          await this.snapshots.clearFilingsGap(m, entityId, locked.filingsGapSince);
+      }
       await this.snapshots.release(m, entityId, token, { nextCheckAt, readStartedAt });
       return applied;
     });
     await this.sink.wake(result.emitted);
     return result.outcome;
+  }
+
+  /**
+   * The filings of a gap in the filings stream, applied as the stream would have (oldest first;
+   * one it did send is known and gives nothing): those dated from FILING_GAP_MARGIN_MS before the
+   * gap on, and not before the company was first read (older ones are its history, not news).
+   */
+  private async recoverFilings(
+    m: EntityManager,
+    snapshot: CompanySnapshotEntity,
+    filings: StreamedFiling[],
+    now: Date,
+  ): Promise<EmittedEvent[]> {
+    const gap = snapshot.filingsGapSince!.getTime() - FILING_GAP_MARGIN_MS;
+    const from = new Date(Math.max(gap, snapshot.baselineAt!.getTime())).toISOString().slice(0, 10);
+    const emitted: EmittedEvent[] = [];
+    for (const filing of [...filings].reverse())
+      if (filing.date && filing.date >= from)
+        emitted.push(...(await this.streamed.applyFiling(m, snapshot, filing, now)));
+    return emitted;
   }
 
   /** Feed and stream registers: the feed, read to its end since this check fell due, named nothing. */

@@ -5,6 +5,7 @@ import type {
   ChangeSourceDeps,
   ChangeStream,
   ExtraSource,
+  FilingHistory,
   OfficerDetection,
 } from '../../../registers/change-detection';
 import { ConnectorRegistry } from '../../../registers/connector-registry';
@@ -18,6 +19,7 @@ export class ChangeSources {
   private readonly feeds = new Map<CountryCode, ChangeFeed>();
   private readonly streams = new Map<CountryCode, ChangeStream>();
   private readonly extras = new Map<string, ChangeFeed | ChangeStream>();
+  private readonly histories = new Map<CountryCode, FilingHistory | null>();
 
   constructor(
     private readonly registers: RegistersConfig,
@@ -81,6 +83,13 @@ export class ChangeSources {
   /** Whether the register's filings are watched under the configuration. */
   filings(country: CountryCode): boolean {
     return REGISTERS[country].changeDetection.filings?.(this.registers.of(country)) ?? false;
+  }
+
+  /** Where a company's filings are read to recover a gap in its register's filings stream; null: nowhere. */
+  filingHistory(country: CountryCode): FilingHistory | null {
+    if (!this.histories.has(country))
+      this.histories.set(country, REGISTERS[country].changeDetection.filingHistory?.(this.deps(country)) ?? null);
+    return this.histories.get(country) ?? null;
   }
 
   private extra(

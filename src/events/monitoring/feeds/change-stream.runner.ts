@@ -24,7 +24,8 @@ const RENEW_EVERY_MS = 10_000;
  * the stored position after a drop or a restart, reconnected with exponential backoff. A
  * position the register no longer accepts (HTTP 416: events were missed) restarts that stream
  * from now and asks for a re-read of every watched company of the register (profile and
- * officers), whose changes are then sent as events.
+ * officers, and after a gap in the filings stream the filings of the gap from each company's
+ * filing history), whose changes are then sent as events.
  */
 @Injectable()
 export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -77,8 +78,14 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
         const e = UpstreamError.from(err);
         if (e.httpStatus === 416) {
           const watched = await this.restartFromNow(country, source).catch(() => null);
+          const filings =
+            source !== 'filings'
+              ? ''
+              : this.sources.filingHistory(country)
+                ? ' and their filings since the stream was last read'
+                : ' (their filings of the gap are not recovered: reading a filing history needs the register API key)';
           this.logger.warn(
-            `${name}: the stored position is too old (HTTP 416), so events were missed; restarting from now and re-reading the ${watched ?? 'watched'} watched companies of ${country}${source === 'filings' ? ' (their filings of the gap are not recovered)' : ''}`,
+            `${name}: the stored position is too old (HTTP 416), so events were missed; restarting from now and re-reading the ${watched ?? 'watched'} watched companies of ${country}${filings}`,
           );
         } else this.logger.warn(`${name}: ${e.errorClass} (${e.message}); reconnecting in ${delay} ms`);
       }
@@ -133,11 +140,19 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
     }
   }
 
-  /** Forgets the stream's position and asks for a re-read of the register's watched companies; how many. */
+  /**
+   * Forgets the stream's position and asks for a re-read of the register's watched companies;
+   * how many. After a gap in the filings stream, the re-read also reads each company's filings
+   * since the stream was last known to be read (where the register lets us read them).
+   */
   private async restartFromNow(country: CountryCode, source: FeedSource): Promise<number> {
+    const held =
+      source === 'filings' && this.sources.filingHistory(country) ? await this.cursors.get(country, source) : null;
     return this.dataSource.transaction(async (m) => {
       await this.cursors.reset(m, country, this.owner, source);
-      return this.snapshots.requestReadOfAll(m, country, this.clock.now());
+      const now = this.clock.now();
+      if (!held) return this.snapshots.requestReadOfAll(m, country, now);
+      return this.snapshots.requestFilingsRecovery(m, country, held.caughtUpAt ?? held.updatedAt, now);
     });
   }
 

@@ -34,6 +34,8 @@ export class CompanySnapshotEntity {
   @Column({ name: 'check_detail', type: 'text', nullable: true }) checkDetail: string | null;
   @Column({ name: 'next_check_at', type: 'timestamptz' }) nextCheckAt: Date;
   @Column({ name: 'read_requested_at', type: 'timestamptz', nullable: true }) readRequestedAt: Date | null;
+  /** A filings stream missed what was filed since then: the next read recovers it from the filing history. */
+  @Column({ name: 'filings_gap_since', type: 'timestamptz', nullable: true }) filingsGapSince: Date | null;
   @Column({ name: 'lease_token', type: 'text', nullable: true }) leaseToken: string | null;
   @Column({ name: 'lease_until', type: 'timestamptz', nullable: true }) leaseUntil: Date | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;

@@ -210,6 +210,28 @@ export class SnapshotStore {
     return rows.length;
   }
 
+  /**
+   * A re-read of the register's watched companies whose filings of a gap in the filings stream
+   * (since `since`) must be recovered; an earlier gap not yet recovered is kept. How many.
+   */
+  async requestFilingsRecovery(m: EntityManager, country: CountryCode, since: Date, at: Date): Promise<number> {
+    const rows = await queryRows(
+      m,
+      `UPDATE company_snapshot SET read_requested_at = $3, filings_gap_since = LEAST(filings_gap_since, $2)
+       WHERE country = $1 AND baseline_at IS NOT NULL RETURNING entity_id`,
+      [country, since, at],
+    );
+    return rows.length;
+  }
+
+  /** The gap's filings were read: forgets it, unless a new gap began meanwhile. */
+  async clearFilingsGap(m: EntityManager, entityId: string, since: Date): Promise<void> {
+    await m.query(
+      `UPDATE company_snapshot SET filings_gap_since = NULL WHERE entity_id = $1 AND filings_gap_since = $2`,
+      [entityId, since],
+    );
+  }
+
   /** Stores the officer list a read found (the next read's is compared with it). */
   async recordOfficers(m: EntityManager, entityId: string, officers: Officer[]): Promise<void> {
     await m.query(`UPDATE company_snapshot SET officers = $2 WHERE entity_id = $1`, [
