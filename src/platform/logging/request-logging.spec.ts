@@ -54,22 +54,26 @@ describe('the request line', () => {
     expect(JSON.parse(lines[0]).req.path).toBe('/api/public/v1/"quoted"\\/\u00e9\u2028');
   });
 
-  it('is not written below the info level, and a 5xx is logged as an error by pino', () => {
+  it('is not written below the info level; a 500 is an error, a register or database that did not answer a warning', () => {
     const lines: string[] = [];
     const root = rootLogger({ logLevel: 'warn', role: 'api' }, { write: (line: string) => void lines.push(line) });
     const ok = request('/api/public/v1/registers');
     requestLogging(root)(ok.req, ok.res, () => undefined);
     ok.res.emit('close');
     expect(lines).toHaveLength(0);
-    const failed = request('/api/public/v1/search');
-    requestLogging(root)(failed.req, failed.res, () => undefined);
-    failed.res.statusCode = 502;
-    failed.res.emit('close');
-    expect(JSON.parse(lines[0])).toMatchObject({
-      level: 50,
-      role: 'api',
-      res: { statusCode: 502 },
-      msg: 'request errored',
-    });
+    for (const statusCode of [500, 502, 503, 504]) {
+      const failed = request('/api/public/v1/search');
+      requestLogging(root)(failed.req, failed.res, () => undefined);
+      failed.res.statusCode = statusCode;
+      failed.res.emit('close');
+    }
+    const logged = lines.map((l) => JSON.parse(l));
+    expect(logged.map((l) => [l.level, l.res.statusCode, l.msg, l.err?.message ?? null])).toEqual([
+      [50, 500, 'request errored', 'failed with status code 500'],
+      [40, 502, 'request answered unavailable', null],
+      [40, 503, 'request answered unavailable', null],
+      [40, 504, 'request answered unavailable', null],
+    ]);
+    expect(logged.every((l) => l.role === 'api')).toBe(true);
   });
 });

@@ -6,8 +6,9 @@ import { assignRequestId } from './request-id';
 /**
  * Runs first for every request: gives it its id (request-id.ts), makes the request's logger
  * what Nest's Logger writes through while the request is handled (so those lines carry
- * req.id), and writes one line when the response is done — "request completed" (info), or
- * "request errored" (error) for a 5xx — with the same fields as pino-http wrote:
+ * req.id), and writes one line when the response is done — "request completed" (info),
+ * "request answered unavailable" (warn) for a 502, 503 or 504 (a register or the database did
+ * not answer), "request errored" (error) for another 5xx — with the same fields as pino-http wrote:
  * req { id, method, path }, res { statusCode }, responseTime. /health/ probes are not logged.
  */
 export function requestLogging(
@@ -24,7 +25,12 @@ export function requestLogging(
       res.once('close', () => {
         const responseTime = Date.now() - start;
         const statusCode = res.statusCode;
-        if (statusCode >= 500) {
+        if (statusCode >= 502 && statusCode <= 504) {
+          // A register or the database did not answer, and the answer says so: the status page
+          // and the metrics follow that, and a register that is down must not flood the log with errors.
+          if (root.isLevelEnabled('warn'))
+            root.warn({ ...bindings, res: { statusCode }, responseTime }, 'request answered unavailable');
+        } else if (statusCode >= 500) {
           if (root.isLevelEnabled('error'))
             root.error(
               {
