@@ -328,6 +328,25 @@ describe('GB: a gap in the filings stream', () => {
     await h.runDueChecks();
     expect(h.fakes.GB_API.requestsTo(HISTORY)).toHaveLength(1);
     expect(await h.takeEvents()).toEqual([]);
+
+    // A read asked for while the history was being read (another gap may have begun after it):
+    // the gap is kept for that read, which reads the history again.
+    const gapOf = async () =>
+      (
+        await h.dataSource.query(`SELECT filings_gap_since FROM company_snapshot WHERE entity_id = 'ent_gb_12317301'`)
+      )[0].filings_gap_since;
+    await h.dataSource.query(
+      `UPDATE company_snapshot SET filings_gap_since = '2020-11-10T12:00:00Z', read_requested_at = '2020-12-01T00:00:00Z'
+       WHERE entity_id = 'ent_gb_12317301'`,
+    );
+    await h.runDueChecks();
+    expect(h.fakes.GB_API.requestsTo(HISTORY)).toHaveLength(2);
+    expect(await gapOf()).not.toBeNull();
+    h.clock.set(new Date('2020-12-02T09:00:00.000Z'));
+    await h.runDueChecks();
+    expect(h.fakes.GB_API.requestsTo(HISTORY)).toHaveLength(3);
+    expect(await gapOf()).toBeNull();
+    expect(await h.takeEvents()).toEqual([]);
   });
 });
 

@@ -233,7 +233,7 @@ export class CompanyCheckService {
         applied.emitted.push(...(await this.recoverFilings(m, locked, filings, after)));
         // Read, or not readable under this configuration: either way nothing more to do for this gap.
         if (history || !this.sources.filingHistory(country))
-          await this.snapshots.clearFilingsGap(m, entityId, locked.filingsGapSince);
+          await this.snapshots.clearFilingsGap(m, entityId, readStartedAt);
       }
       await this.snapshots.release(m, entityId, token, { nextCheckAt, readStartedAt });
       return applied;

@@ -224,11 +224,15 @@ export class SnapshotStore {
     return rows.length;
   }
 
-  /** The gap's filings were read: forgets it, unless a new gap began meanwhile. */
-  async clearFilingsGap(m: EntityManager, entityId: string, since: Date): Promise<void> {
+  /**
+   * The gap's filings were read by a read that started at `readStartedAt`: forgets the gap,
+   * unless a read was asked for since (a new gap may have begun after this read's history).
+   */
+  async clearFilingsGap(m: EntityManager, entityId: string, readStartedAt: Date): Promise<void> {
     await m.query(
-      `UPDATE company_snapshot SET filings_gap_since = NULL WHERE entity_id = $1 AND filings_gap_since = $2`,
-      [entityId, since],
+      `UPDATE company_snapshot SET filings_gap_since = NULL
+       WHERE entity_id = $1 AND (read_requested_at IS NULL OR read_requested_at <= $2)`,
+      [entityId, readStartedAt],
     );
   }
 
