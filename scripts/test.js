@@ -4,8 +4,10 @@
 // suite and the multi-process/scale specs on real Postgres and Redis.
 //
 // With the real services, the phases run in two lanes side by side, one per core, of about the
-// same length: the unit specs then the multi-process and large-import specs in one, the
-// end-to-end suite embedded then on Postgres + Bull in the other. They share nothing a test could trip over: every test
+// same length: the unit specs then the end-to-end suite embedded in one (no service at all), the
+// multi-process and large-import specs then the end-to-end suite on Postgres + Bull in the
+// other (the embedded end-to-end phase is the longest: paired with the shortest, the unit
+// specs). They share nothing a test could trip over: every test
 // database is created for the test (test/support/database.ts), every Redis key prefix is random,
 // every port is picked free, and the embedded suite uses no service at all. Each lane's phases
 // still run one test file at a time (--runInBand), and each line of output says its phase.
@@ -95,7 +97,7 @@ async function main() {
   } else if (process.env.TEST_SERIAL === '1' || availableParallelism() < 2) {
     failed = await runLane([UNIT, E2E_EMBEDDED, E2E_SERVICES, SERVICES], false);
   } else {
-    const lanes = await Promise.all([runLane([UNIT, SERVICES], true), runLane([E2E_EMBEDDED, E2E_SERVICES], true)]);
+    const lanes = await Promise.all([runLane([UNIT, E2E_EMBEDDED], true), runLane([SERVICES, E2E_SERVICES], true)]);
     failed = lanes.flat();
   }
   if (!services) {
