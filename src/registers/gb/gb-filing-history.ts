@@ -2,8 +2,7 @@ import type { AxiosInstance } from 'axios';
 import type { ChangeSourceDeps, FilingHistory, StreamedFiling } from '../change-detection';
 import { answeredOrNotFound, jsonBody } from '../response-body';
 import { UpstreamError } from '../upstream-error';
-import { GB_DEFINITION } from './gb.definition';
-import { parseFilingHistory, StreamContext } from './gb-stream-events';
+import { chContext, parseFilingHistory, StreamContext } from './gb-stream-events';
 
 /** The newest filings read: a gap of the filings stream is days, not a hundred filings of one company. */
 const ITEMS = 100;
@@ -20,16 +19,7 @@ export class GbFilingHistory implements FilingHistory {
   constructor({ settings, http, clock }: ChangeSourceDeps) {
     this.client = http.forRegister('GB', 'API');
     this.key = settings.credentials.API_KEY ?? '';
-    this.context = {
-      webUrl: settings.urls.WEB,
-      source: (url) => ({
-        register: GB_DEFINITION.name,
-        url,
-        official: true,
-        kind: 'native_official',
-        retrievedAt: clock.now().toISOString(),
-      }),
-    };
+    this.context = chContext(settings.urls.WEB, clock);
   }
 
   async read(registrationNumber: string): Promise<StreamedFiling[]> {

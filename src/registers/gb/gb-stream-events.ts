@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { Clock } from '../../platform/clock';
 import type { FeedEntry, StreamedFiling } from '../change-detection';
 import type { CompanyRecord, RecordSource } from '../connector';
 import { withoutNul } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { parseCompanyProfile, parseStreamedAppointment } from './ch-api-parsers';
+import { GB_DEFINITION } from './gb.definition';
 
 /** The streams of the Companies House streaming API this service follows, and the resource kind each sends. */
 export const GB_STREAMS = {
@@ -47,6 +49,20 @@ export interface StreamContext {
   webUrl: string;
   /** The record's provenance, read now. */
   source(url: string): RecordSource;
+}
+
+/** The context of what Companies House sends (a stream or a filing history): official, read now. */
+export function chContext(webUrl: string, clock: Clock): StreamContext {
+  return {
+    webUrl,
+    source: (url) => ({
+      register: GB_DEFINITION.name,
+      url,
+      official: true,
+      kind: 'native_official',
+      retrievedAt: clock.now().toISOString(),
+    }),
+  };
 }
 
 /**

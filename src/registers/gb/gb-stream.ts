@@ -1,11 +1,9 @@
 import type { AxiosInstance } from 'axios';
 import type { Readable } from 'node:stream';
-import type { Clock } from '../../platform/clock';
 import type { ChangeSourceDeps, ChangeStream, FeedEntry } from '../change-detection';
-import { GB_DEFINITION } from './gb.definition';
 import { UpstreamError } from '../upstream-error';
 import { DeferredLogger } from '../../platform/logging/deferred-logger';
-import { GbStreamName, parseStreamLine, StreamContext } from './gb-stream-events';
+import { chContext, GbStreamName, parseStreamLine, StreamContext } from './gb-stream-events';
 
 /** Companies House sends a heartbeat (a blank line) about every 30 s: silence past this is a dead connection. */
 export const GB_STREAM_IDLE_MS = 90_000;
@@ -24,7 +22,6 @@ export class GbStream implements ChangeStream {
   private readonly client: AxiosInstance;
   private readonly key?: string;
   private readonly context: StreamContext;
-  private readonly clock: Clock;
 
   constructor(
     { settings, http, clock }: ChangeSourceDeps,
@@ -34,17 +31,7 @@ export class GbStream implements ChangeStream {
     this.client = http.forRegister('GB', 'STREAM', { timeoutMs: idleMs, retries: 0 });
     this.key = settings.credentials.STREAM_KEY;
     this.url = `${settings.urls.STREAM}/${stream}`;
-    this.clock = clock;
-    this.context = {
-      webUrl: settings.urls.WEB,
-      source: (url) => ({
-        register: GB_DEFINITION.name,
-        url,
-        official: true,
-        kind: 'native_official',
-        retrievedAt: this.clock.now().toISOString(),
-      }),
-    };
+    this.context = chContext(settings.urls.WEB, clock);
   }
 
   async run(
