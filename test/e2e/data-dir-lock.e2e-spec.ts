@@ -257,15 +257,19 @@ suite('one process per data directory (embedded default)', () => {
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
     const services = ports.map((port) => startProcess('main.js', [], env(dataDir, { PORT: String(port) })));
     started.push(...services);
-    const exits = await Promise.all(
-      services.map(
-        (s) =>
-          new Promise<number | null>((resolve) => {
-            s.child.once('exit', (code) => resolve(code));
-            setTimeout(() => resolve(null), 45_000).unref();
-          }),
-      ),
-    );
+    // Two stop; the third serves. Waited for as it happens: the losers' exits (45 s at most),
+    // then the one left running must answer ready.
+    const exits: Array<number | null> = services.map(() => null);
+    await new Promise<void>((resolve) => {
+      let stopped = 0;
+      services.forEach((s, i) =>
+        s.child.once('exit', (code) => {
+          exits[i] = code;
+          if (++stopped === 2) resolve();
+        }),
+      );
+      setTimeout(resolve, 45_000).unref();
+    });
     const losers = services.filter((_, i) => exits[i] !== null);
     expect(losers).toHaveLength(2);
     for (const loser of losers) {
@@ -277,8 +281,9 @@ suite('one process per data directory (embedded default)', () => {
         .filter((l) => l.trim());
       expect(lines).toEqual([expect.stringMatching(/^Not started: .*(is running on|is taking) .*DATA_DIR/)]);
     }
-    const winner = ports[exits.indexOf(null)];
-    expect((await fetch(`http://127.0.0.1:${winner}/health/ready`)).status).toBe(200);
+    const winner = exits.indexOf(null);
+    await waitForHttp(`http://127.0.0.1:${ports[winner]}/health/ready`, services[winner], 60_000);
+    expect(services[winner].child.exitCode).toBeNull();
   });
 
   it('gives the directory to exactly one of several processes starting at once, also over a stale lock', async () => {
