@@ -167,7 +167,7 @@ async function main() {
     const roundCosts = rounds.map((r) => 1 - r.with.rps / r.without.rps);
     const roundNoise = rounds.map((r) => 1 - r.control.rps / r.without.rps);
     const generationCosts = Array.from({ length: GENERATIONS }, (_, g) =>
-      median(rounds.filter((r) => r.generation === g).map((r) => 1 - r.with.rps / r.without.rps)),
+      median(roundCosts.filter((_, i) => rounds[i].generation === g)),
     );
     const report = {
       with: a,
