@@ -39,6 +39,8 @@ const {
   cpuMs,
   machineCpuMs,
   commandCpuMs,
+  percentile,
+  nameChange,
 } = require('./lib');
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -55,29 +57,6 @@ const TIMEOUT_MS = 2000;
 const SLOW_MS = 200;
 const WARMUP_SECONDS = 5;
 const WORKERS = 1;
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function change(i) {
-  const n = 900000000 + i;
-  const now = new Date().toISOString();
-  return {
-    entity_id: `ent_no_${n}`,
-    country: 'NO',
-    company_name: `BENCH COMPANY ${i} AS`,
-    registration_number: String(n),
-    register: { name: 'Enhetsregisteret', official_url: 'https://www.brreg.no' },
-    change: { field: 'name', previous: `OLD BENCH ${i} AS`, current: `BENCH COMPANY ${i} AS`, observed_at: now },
-    provenance: {
-      source_mode: 'live',
-      source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${n}`,
-      retrieved_at: now,
-    },
-  };
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Progress, on stderr: the table and the JSON line are stdout's. */
@@ -230,7 +209,7 @@ async function main() {
         accountId: accounts[n % accounts.length],
         kind: 'company.name_changed',
         isTest: false,
-        data: change(seq++),
+        data: nameChange(seq++),
       });
     const startWorkers = () => {
       workers = Array.from({ length: WORKERS }, () => startNode(['dist/worker.js'], env));

@@ -160,6 +160,31 @@ function commandCpuMs(command) {
 }
 
 /** The middle value (the upper one of an even count). */
+/** The p-th percentile of values sorted ascending (NaN when there are none). */
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** The data of a company.name_changed event about bench company i (a Norwegian number of its own). */
+function nameChange(i) {
+  const n = 900000000 + i;
+  const now = new Date().toISOString();
+  return {
+    entity_id: `ent_no_${n}`,
+    country: 'NO',
+    company_name: `BENCH COMPANY ${i} AS`,
+    registration_number: String(n),
+    register: { name: 'Enhetsregisteret', official_url: 'https://www.brreg.no' },
+    change: { field: 'name', previous: `OLD BENCH ${i} AS`, current: `BENCH COMPANY ${i} AS`, observed_at: now },
+    provenance: {
+      source_mode: 'live',
+      source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${n}`,
+      retrieved_at: now,
+    },
+  };
+}
+
 function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
@@ -186,6 +211,8 @@ module.exports = {
   dropBenchState,
   BENCH_SECRETS_KEY,
   median,
+  percentile,
+  nameChange,
   cpuMs,
   machineCpuMs,
   commandCpuMs,

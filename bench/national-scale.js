@@ -37,6 +37,7 @@ const {
   stop,
   row,
   HEADER,
+  percentile,
 } = require('./lib');
 const { generateGb, generateNo } = require('./bulk-generator');
 const { buildClasses, judge } = require('./query-classes');
@@ -103,10 +104,6 @@ function compareImport(url, country, file, rows) {
     copyRate: rows / copySeconds,
     ratio: copySeconds / importSeconds,
   };
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 async function timedClasses(baseUrl, classes) {

@@ -25,7 +25,19 @@
 const { randomBytes } = require('node:crypto');
 const { join } = require('node:path');
 const { Client } = require('pg');
-const { ROOT, cpuMs, ensureBuilt, freePort, waitFor, cannon, closedRegisters, startNode, stop } = require('./lib');
+const {
+  ROOT,
+  cpuMs,
+  ensureBuilt,
+  freePort,
+  waitFor,
+  cannon,
+  closedRegisters,
+  startNode,
+  stop,
+  percentile,
+  nameChange,
+} = require('./lib');
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 8);
@@ -44,28 +56,6 @@ function postgresCpuMs() {
     }
   }
   return total;
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function change(i) {
-  const n = 900000000 + i;
-  const now = new Date().toISOString();
-  return {
-    entity_id: `ent_no_${n}`,
-    country: 'NO',
-    company_name: `BENCH COMPANY ${i} AS`,
-    registration_number: String(n),
-    register: { name: 'Enhetsregisteret', official_url: 'https://www.brreg.no' },
-    change: { field: 'name', previous: `OLD BENCH ${i} AS`, current: `BENCH COMPANY ${i} AS`, observed_at: now },
-    provenance: {
-      source_mode: 'live',
-      source_url: `https://virksomhet.brreg.no/nb/oppslag/enheter/${n}`,
-      retrieved_at: now,
-    },
-  };
 }
 
 /**
@@ -125,7 +115,12 @@ async function recordFloor(dataSource, publisher, accountId) {
   const ids = [];
   for (let i = 0; i < EVENTS; i++) {
     const published = await dataSource.transaction((m) =>
-      publisher.publish(m, { accountId, kind: 'company.name_changed', isTest: false, data: change(10_000_000 + i) }),
+      publisher.publish(m, {
+        accountId,
+        kind: 'company.name_changed',
+        isTest: false,
+        data: nameChange(10_000_000 + i),
+      }),
     );
     ids.push(...published.deliveries.map((d) => d.id));
   }
@@ -282,7 +277,7 @@ async function main() {
       );
     }
     const publish = (i) =>
-      publisher.publishAndWake({ accountId, kind: 'company.name_changed', isTest: false, data: change(i) });
+      publisher.publishAndWake({ accountId, kind: 'company.name_changed', isTest: false, data: nameChange(i) });
 
     // 1. Throughput: a backlog, then one worker.
     const total = EVENTS * ENDPOINTS;
