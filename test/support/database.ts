@@ -9,6 +9,7 @@ import type { AppConfig } from '../../src/platform/config/app-config';
 import { DATABASE_SCHEMA } from '../../src/app/database-schema';
 import { buildDataSourceOptions } from '../../src/platform/database/data-source-options';
 import { runMigrations } from '../../src/platform/database/migrate';
+import { ensureEmbeddedTemplate } from './embedded-templates';
 
 /** True when the real-services suites can run (CI sets both). */
 export const HAS_SERVICES = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
@@ -59,6 +60,7 @@ export async function createTestDataSource(
     env = { DATA_DIR: 'memory://', DATASET_SEED: 'false' };
   }
   const { app: config, registers } = loadConfig(env, 'worker');
+  await ensureEmbeddedTemplate(config);
   const dataSource = new DataSource(buildDataSourceOptions(config, DATABASE_SCHEMA, options));
   await dataSource.initialize();
   await runMigrations(dataSource);

@@ -27,6 +27,7 @@ import { RegisterStatusService } from '../../src/status/register-status.service'
 import { StatusModule } from '../../src/status/status.module';
 import { FakeRegisters, startFakeRegisters } from './fake-registers';
 import { unreachableRegisters } from './test-app';
+import { ensureEmbeddedTemplate } from './embedded-templates';
 
 /**
  * Test double of the event port, for unit specs only: keeps the events of committed
@@ -93,6 +94,7 @@ export async function startDetectionHarness(
     },
     'worker',
   );
+  await ensureEmbeddedTemplate(config);
   const clock = new ManualClock(new Date(options.now ?? T0));
   const moduleRef = await Test.createTestingModule({
     imports: [

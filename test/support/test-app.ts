@@ -10,6 +10,7 @@ import type { RegistersConfig } from '../../src/registers/register-config';
 import { REGISTER_TABLE } from '../../src/registers/registers';
 import { configureHttpApp } from '../../src/app/http-app';
 import { createTestPostgresDatabase } from './database';
+import { ensureEmbeddedTemplate } from './embedded-templates';
 import { TEST_SECRETS_KEY } from './secrets';
 import { OpenApiDocument } from '../../src/platform/openapi/openapi.controller';
 import { OpenApiResponseValidator, RecordedResponse, recordResponses } from './openapi-validation';
@@ -95,6 +96,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   const configs = loadConfig(env, role);
   const config = configs.app;
+  await ensureEmbeddedTemplate(config);
   const clock = new ManualClock(new Date(options.now ?? '2026-11-22T12:00:00.000Z'));
   let builder = Test.createTestingModule({ imports: [rootModuleFor(role, configs)] });
   if (!options.realClock) builder = builder.overrideProvider(Clock).useValue(clock);
