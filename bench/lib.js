@@ -159,7 +159,6 @@ function commandCpuMs(command) {
   return sum;
 }
 
-/** The middle value (the upper one of an even count). */
 /** The p-th percentile of values sorted ascending (NaN when there are none). */
 function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
@@ -185,6 +184,7 @@ function nameChange(i) {
   };
 }
 
+/** The middle value (the upper one of an even count). */
 function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
 import { ensureCompanyPartitions } from '../dataset/company-partitions';
 import { seedBundledSample } from '../dataset/seed/bundled-sample';
 import { COUNTRY_CODES } from '../registers/registers';
-import { installTemplate, templateRoot } from '../platform/database/embedded-template';
+import { installTemplate, templatePath, templateRoot } from '../platform/database/embedded-template';
 import { templateKey } from './database-schema';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
@@ -61,4 +61,11 @@ export async function buildTemplate(options: {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Builds the template of the current code (seeded or empty) unless it is installed already: the key it built, or null. */
+export async function ensureTemplate(seed: boolean): Promise<string | null> {
+  const path = templatePath(templateKey(seed));
+  if (existsSync(join(path, 'PG_VERSION')) && existsSync(`${path}.tgz`)) return null;
+  return buildTemplate({ seed });
 }

@@ -1,10 +1,7 @@
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { templateKey } from '../app/database-schema';
 import { templatePath } from '../platform/database/embedded-template';
-import { buildTemplate } from '../app/embedded-template-builder';
+import { ensureTemplate } from '../app/embedded-template-builder';
 
 /**
  * Prepares the template new embedded data directories are copied from (run by `npm run build`):
@@ -15,10 +12,8 @@ async function main(): Promise<void> {
   Logger.overrideLogger(['warn', 'error']);
   // Seeded: what `npm start` creates; empty: DATASET_SEED=false and the tests' databases.
   for (const seed of [true, false]) {
-    const key = templateKey(seed);
-    if (existsSync(join(templatePath(key), 'PG_VERSION')) && existsSync(`${templatePath(key)}.tgz`)) continue;
-    await buildTemplate({ seed });
-    console.log(`embedded template ${key} prepared in ${templatePath(key)}`);
+    const key = await ensureTemplate(seed);
+    if (key) console.log(`embedded template ${key} prepared in ${templatePath(key)}`);
   }
 }
 

@@ -1,9 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { templateKey } from '../../src/app/database-schema';
-import { buildTemplate } from '../../src/app/embedded-template-builder';
+import { ensureTemplate } from '../../src/app/embedded-template-builder';
 import type { AppConfig } from '../../src/platform/config/app-config';
-import { templatePath } from '../../src/platform/database/embedded-template';
 
 /**
  * Prepares the embedded template a spec's PGlite database is made from, when it is not there.
@@ -17,8 +13,5 @@ import { templatePath } from '../../src/platform/database/embedded-template';
  * Node's resolver there finds `bundled-sample.json` before `bundled-sample.ts`.
  */
 export async function ensureEmbeddedTemplate(config: AppConfig): Promise<void> {
-  if (config.databaseUrl || !config.migrateOnBoot) return;
-  const key = templateKey(config.datasetSeed);
-  if (existsSync(join(templatePath(key), 'PG_VERSION')) && existsSync(`${templatePath(key)}.tgz`)) return;
-  await buildTemplate({ seed: config.datasetSeed });
+  if (!config.databaseUrl && config.migrateOnBoot) await ensureTemplate(config.datasetSeed);
 }
