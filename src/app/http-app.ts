@@ -4,7 +4,6 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import compression from 'compression';
 import cors, { type CorsOptions } from 'cors';
 import { json as jsonBody, type NextFunction, type Request, type Response } from 'express';
-import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '../platform/config/app-config';
 import { BEARER_SCHEME } from '../platform/openapi/api-account-errors.decorator';
@@ -57,11 +56,12 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   express.set('trust proxy', config.trustProxy);
   express.disable('x-powered-by');
   express.set('query parser', 'simple');
-  // Every request timed from its start, when metrics are served (METRICS_PORT); otherwise not even a listener.
-  if (app.get(Metrics).enabled) app.get(HttpMetrics).observe(app.getHttpServer() as Server);
   // First of all: the request's id, its logger, and its log line (also for requests a
-  // middleware below answers: CORS preflights, 429s, unreadable bodies).
-  express.use(requestLogging(app.get(ROOT_LOGGER)));
+  // middleware below answers: CORS preflights, 429s, unreadable bodies); and its duration for
+  // the HTTP histogram, when metrics are served (METRICS_PORT).
+  const durations = app.get(Metrics).enabled ? app.get(HttpMetrics) : undefined;
+  durations?.register();
+  express.use(requestLogging(app.get(ROOT_LOGGER), durations));
   // Compressed when the client takes it (gzip, deflate, br): the pages, their assets and /docs
   // from 1 KiB (/docs loads 2.8 MB of Swagger UI and the OpenAPI document, a fifth of that
   // compressed); API answers from COMPRESS_API_FROM only, since gzip of a 6 KB /registers answer

@@ -76,4 +76,26 @@ describe('the request line', () => {
     ]);
     expect(logged.every((l) => l.role === 'api')).toBe(true);
   });
+
+  it('hands each request’s status and duration to the recorder, /health/ included though not logged', () => {
+    const { root, lines } = capturingRoot();
+    const recorded: [string | undefined, number, number][] = [];
+    const durations = {
+      record: (req: IncomingMessage, status: number, s: number) => void recorded.push([req.url, status, s]),
+    };
+    const health = request('/health/ready');
+    const api = request('/api/public/v1/registers');
+    requestLogging(root, durations)(health.req, health.res, () => undefined);
+    requestLogging(root, durations)(api.req, api.res, () => undefined);
+    api.res.statusCode = 304;
+    api.res.emit('close');
+    health.res.emit('close');
+    expect(recorded.map(([url, status]) => [url, status])).toEqual([
+      ['/api/public/v1/registers', 304],
+      ['/health/ready', 200],
+    ]);
+    for (const [, , seconds] of recorded) expect(seconds).toBeGreaterThanOrEqual(0);
+    expect(recorded.every(([, , s]) => s < 1)).toBe(true);
+    expect(lines.map((l) => JSON.parse(l).req.path)).toEqual(['/api/public/v1/registers']);
+  });
 });
