@@ -52,8 +52,8 @@ class Series {
  *
  * Counted here and handed to prom-client's registry as a finished histogram at scrape, rather
  * than through prom-client's Histogram: its observe() builds a key string and converts the
- * bucket bound to a property name on every request, which with the listener cost 4–5 % of a
- * /registers request's CPU, where this costs about 1 % (bench/metrics.js, docs/benchmarks.md).
+ * bucket bound to a property name on every request: with its own listener, 3.7 % more CPU per
+ * /registers request than this (docs/benchmarks.md, "Metrics cost").
  * The page's text (escaping, `le`, `_sum`, `_count`) is still prom-client's.
  */
 @Injectable()
