@@ -14,7 +14,6 @@ import { inLane } from '../platform/database/lanes';
 import { withRequestOrigin } from '../platform/http/public-address';
 import { ROOT_LOGGER } from '../platform/logging/logging.module';
 import { HttpMetrics } from '../platform/metrics/http-metrics';
-import { Metrics } from '../platform/metrics/metrics';
 import { requestLogging } from '../platform/logging/request-logging';
 import { notAnObject } from '../platform/validation/zod-input';
 import { OpenApiDocument } from '../platform/openapi/openapi.controller';
@@ -59,9 +58,7 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
   // First of all: the request's id, its logger, and its log line (also for requests a
   // middleware below answers: CORS preflights, 429s, unreadable bodies); and its duration for
   // the HTTP histogram, when metrics are served (METRICS_PORT).
-  const durations = app.get(Metrics).enabled ? app.get(HttpMetrics) : undefined;
-  durations?.register();
-  express.use(requestLogging(app.get(ROOT_LOGGER), durations));
+  express.use(requestLogging(app.get(ROOT_LOGGER), app.get(HttpMetrics).register()));
   // Compressed when the client takes it (gzip, deflate, br): the pages, their assets and /docs
   // from 1 KiB (/docs loads 2.8 MB of Swagger UI and the OpenAPI document, a fifth of that
   // compressed); API answers from COMPRESS_API_FROM only, since gzip of a 6 KB /registers answer

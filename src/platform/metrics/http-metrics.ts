@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { Metric } from 'prom-client';
 import { RouteIndex } from '../errors/route-index';
+import type { DurationRecorder } from '../logging/request-logging';
 import { Metrics } from './metrics';
 
 /** The route label of a request that is under no route of the application (404s, /docs' static files). */
@@ -57,7 +58,7 @@ class Series {
  * The page's text (escaping, `le`, `_sum`, `_count`) is still prom-client's.
  */
 @Injectable()
-export class HttpMetrics {
+export class HttpMetrics implements DurationRecorder {
   // route → method → a series per status class (STATUS_CLASSES' slots): lookups by strings the
   // router and the HTTP parser hand over as they are, so that a request builds no key.
   private readonly series = new Map<string, Map<string, (Series | undefined)[]>>();
@@ -70,11 +71,13 @@ export class HttpMetrics {
   ) {}
 
   /**
-   * Puts the family on the metrics page (with METRICS_PORT), from which on requests are
-   * counted; a worker, which serves no HTTP, never calls it and has no such family.
+   * Puts the family on the metrics page and returns the recorder for the request log line's
+   * listener; without METRICS_PORT, nothing (no request is timed). A worker, which serves no
+   * HTTP, never calls it and has no such family.
    */
-  register(): void {
-    if (this.registered || !this.metrics.enabled) return;
+  register(): DurationRecorder | undefined {
+    if (!this.metrics.enabled) return undefined;
+    if (this.registered) return this;
     this.registered = true;
     const family = {
       name: HTTP_DURATION_FAMILY,
@@ -86,6 +89,7 @@ export class HttpMetrics {
     };
     // The registry takes any object with a name and get() (prom-client's registry.js); its type names only its own classes.
     this.metrics.registry.registerMetric(family as unknown as Metric);
+    return this;
   }
 
   /** Counts one answered request; called by the request's log line (request-logging.ts) when it closes. */
