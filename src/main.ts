@@ -5,8 +5,11 @@ import { PublicAddress } from './platform/http/public-address';
 import { rootModuleFor } from './app/app.module';
 import { holdDataDir, bootFailure } from './app/boot-failure';
 import { loadConfig } from './app/config';
-import type { Role } from './platform/config/app-config';
+import type { AppConfig, Role } from './platform/config/app-config';
 import { configureHttpApp } from './app/http-app';
+
+/** Once read: bootFailure names the variable of a port that could not be opened. */
+let config: AppConfig | undefined;
 
 /**
  * `npm start`: the all-in-one process (HTTP, jobs and schedules) — on the embedded default
@@ -15,7 +18,7 @@ import { configureHttpApp } from './app/http-app';
 async function bootstrap(): Promise<void> {
   const role: Role = process.argv.includes('--role=api') ? 'api' : 'all';
   const configs = loadConfig(process.env, role, { service: true });
-  const config = configs.app;
+  config = configs.app;
   holdDataDir(config);
   const app = await NestFactory.create(rootModuleFor(role, configs), {
     bufferLogs: true,
@@ -28,6 +31,6 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((err: Error) => {
-  console.error(bootFailure(err));
+  console.error(bootFailure(err, config));
   process.exit(1);
 });

@@ -4,11 +4,15 @@ import { Logger } from 'nestjs-pino';
 import { rootModuleFor } from './app/app.module';
 import { holdDataDir, bootFailure } from './app/boot-failure';
 import { loadConfig } from './app/config';
+import type { AppConfig } from './platform/config/app-config';
 
-/** `npm run start:worker`: job processors and schedules; opens no port. */
+/** Once read: bootFailure names the variable of a port that could not be opened. */
+let config: AppConfig | undefined;
+
+/** `npm run start:worker`: job processors and schedules; opens no port but METRICS_PORT's. */
 async function bootstrap(): Promise<void> {
   const configs = loadConfig(process.env, 'worker', { service: true });
-  const config = configs.app;
+  config = configs.app;
   holdDataDir(config);
   const app = await NestFactory.createApplicationContext(rootModuleFor('worker', configs), {
     bufferLogs: true,
@@ -22,6 +26,6 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((err: Error) => {
-  console.error(bootFailure(err));
+  console.error(bootFailure(err, config));
   process.exit(1);
 });

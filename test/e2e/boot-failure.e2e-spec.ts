@@ -1,3 +1,4 @@
+import { createServer, Server } from 'node:net';
 import { freePort, runProcess } from '../support/processes';
 
 jest.setTimeout(60_000);
@@ -56,5 +57,46 @@ describe('a process that cannot reach its database', () => {
     expect(refused.output).toMatch(
       /Not started: Postgres refused the login: .*registry_lookup_no_such_role.*DATABASE_URL\./,
     );
+  });
+});
+
+/**
+ * A port another process holds: the process stops at once with exit code 1 and one sentence
+ * naming the variable to change, whether it is the public port or the metrics port, and
+ * whichever process opens it (the worker opens only the metrics port).
+ */
+describe('a process whose port another process holds', () => {
+  let holder: Server;
+  let held: number;
+  beforeAll(async () => {
+    holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    held = (holder.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+
+  // Embedded and in memory: no service, no data directory to lock.
+  const embedded = { HOST: '127.0.0.1', DATA_DIR: 'memory://' };
+
+  it('PORT in use: names PORT', async () => {
+    const run = await runProcess('main.js', [], { ...embedded, PORT: String(held) });
+    expect(run.code).toBe(1);
+    expect(run.output).toContain(
+      `Not started: PORT ${held} on 127.0.0.1 is already in use by another process (EADDRINUSE). Stop that process, or set PORT to a free port.`,
+    );
+    expect(run.output).not.toMatch(/\n\s+at /);
+  });
+
+  it.each(['main.js', 'worker.js'])('%s: METRICS_PORT in use: names METRICS_PORT', async (entry) => {
+    const run = await runProcess(entry, [], {
+      ...embedded,
+      PORT: String(await freePort()),
+      METRICS_PORT: String(held),
+    });
+    expect(run.code).toBe(1);
+    expect(run.output).toContain(
+      `Not started: METRICS_PORT ${held} on 127.0.0.1 is already in use by another process (EADDRINUSE). Stop that process, or set METRICS_PORT to a free port.`,
+    );
+    expect(run.output).not.toMatch(/\n\s+at /);
   });
 });
