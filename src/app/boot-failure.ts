@@ -1,5 +1,6 @@
 import { DataDirLock, DataDirLockedError, SERVICE_COMMAND } from '../platform/database/data-dir-lock';
 import type { AppConfig } from '../platform/config/app-config';
+import { databaseFailure } from '../platform/database/database-errors';
 
 /**
  * What a process that could not boot prints: one sentence for what an operator can fix, the
@@ -14,34 +15,19 @@ export function bootFailure(err: Error, config?: AppConfig): string | Error {
         : `Wait until npm run ${err.holder.command} has finished, then start the service.`;
     return `Not started: ${err.message} ${what}`;
   }
-  const database = databaseFailure(err as SystemError);
+  const database = databaseFailure(err);
   if (database) return `Not started: ${database}`;
   const port = portFailure(err as SystemError, config);
   if (port) return `Not started: ${port}`;
   return err;
 }
 
-/** What Node's and pg's errors carry besides the message. */
+/** What Node's errors carry besides the message. */
 interface SystemError extends Error {
   code?: string;
   syscall?: string;
   address?: string;
   port?: number;
-  hostname?: string;
-}
-
-/** Postgres could not be reached or would not let us in: a sentence naming DATABASE_URL, not a stack. */
-function databaseFailure(err: SystemError): string | undefined {
-  const { code } = err;
-  if (code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ECONNRESET')
-    return `no database answers at ${err.address ?? 'the host'}${err.port ? `:${err.port}` : ''} (${code}). Start Postgres there, or point DATABASE_URL at one that runs.`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return `the database host ${err.hostname ?? ''} cannot be resolved (${code}). Check the host in DATABASE_URL.`;
-  // SQLSTATE 3D000: no such database; 28P01 / 28000: the login was refused.
-  if (code === '3D000') return `${err.message}. Create it (createdb), or point DATABASE_URL at one that exists.`;
-  if (code === '28P01' || code === '28000')
-    return `Postgres refused the login: ${err.message}. Check the user and password in DATABASE_URL.`;
-  return undefined;
 }
 
 /** The public or the metrics port could not be opened: which variable's, and what to do. */

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { adminSetup } from '../app/config';
 import { ADMIN_COMMAND, ADMIN_USAGE } from '../events/accounts/admin/admin-commands';
 import { runAdminCommand } from '../platform/admin/run-admin-command';
+import { databaseFailure } from '../platform/database/database-errors';
 
 /**
  * `npm run admin -- access-requests list | approve ID | reject ID --reason "…"`. Runs where
@@ -25,7 +26,9 @@ main().then(
   (code) => process.exit(code),
   (err: Error) => {
     console.error(
-      err.message.startsWith('Invalid configuration') ? err.message : `admin command failed: ${err.message}`,
+      err.message.startsWith('Invalid configuration')
+        ? err.message
+        : `admin command failed: ${databaseFailure(err) ?? err.message}`,
     );
     process.exit(1);
   },

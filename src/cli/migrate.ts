@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { adminSetup } from '../app/config';
 import { runAdminCommand } from '../platform/admin/run-admin-command';
 import { MIGRATION_RUN_COMMAND } from '../app/migration-run.command';
+import { databaseFailure } from '../platform/database/database-errors';
 
 /**
  * `npm run migration:run`: applies pending migrations to DATABASE_URL or the embedded
@@ -17,7 +18,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: Error) => {
-    console.error(`migration failed: ${err.message}`);
+    console.error(`migration failed: ${databaseFailure(err) ?? err.message}`);
     process.exit(1);
   },
 );

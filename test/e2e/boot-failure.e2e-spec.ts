@@ -100,3 +100,19 @@ describe('a process whose port another process holds', () => {
     expect(run.output).not.toMatch(/\n\s+at /);
   });
 });
+
+/** The operator's commands say the same sentence as a process that cannot start, after their own prefix. */
+describe('a command that cannot reach its database', () => {
+  it.each([
+    ['cli/migrate.js', [], 'migration failed'],
+    ['cli/admin.js', ['access-requests', 'list'], 'admin command failed'],
+    ['cli/dataset-import.js', ['--country', 'NO', '--file', __filename], 'dataset:import'],
+  ])('%s: names the address and DATABASE_URL', async (entry, args, prefix) => {
+    const port = await freePort();
+    const run = await runProcess(entry, args, { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/registry` });
+    expect(run.code).toBe(1);
+    expect(run.output).toContain(
+      `${prefix}: no database answers at 127.0.0.1:${port} (ECONNREFUSED). Start Postgres there, or point DATABASE_URL at one that runs.`,
+    );
+  });
+});

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { AdminCommand, AdminIo, AdminSetup } from '../../platform/admin/admin-command';
 import { runAdminCommand } from '../../platform/admin/run-admin-command';
 import { runMigrations } from '../../platform/database/migrate';
+import { databaseFailure } from '../../platform/database/database-errors';
 import { DATASET_FORMATS, formatsOf } from './dataset-formats';
 import { importDataset, ImportUsageError, recognizeFormat, resolveCountry, resolveFormat } from './dataset-importer';
 import { DatasetFileError } from '../../registers/bulk/dataset-row';
@@ -138,7 +139,7 @@ async function reportingErrors(io: AdminIo, body: () => Promise<number>): Promis
   } catch (err) {
     const usage = err instanceof ImportUsageError;
     io.err(
-      `dataset:import: ${(err as Error).message
+      `dataset:import: ${(databaseFailure(err as Error) ?? (err as Error).message)
         .split('\n')
         .map((l) => l.trim())
         .join(' ')}`,

@@ -23,3 +23,21 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Postgres could not be reached or would not let us in: a sentence naming DATABASE_URL, not a
+ * stack (what a process that cannot start, or an operator's command, says).
+ */
+export function databaseFailure(error: Error): string | undefined {
+  const err = error as Error & { code?: string; address?: string; port?: number; hostname?: string };
+  const { code } = err;
+  if (code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ECONNRESET')
+    return `no database answers at ${err.address ?? 'the host'}${err.port ? `:${err.port}` : ''} (${code}). Start Postgres there, or point DATABASE_URL at one that runs.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `the database host ${err.hostname ?? ''} cannot be resolved (${code}). Check the host in DATABASE_URL.`;
+  // SQLSTATE 3D000: no such database; 28P01 / 28000: the login was refused.
+  if (code === '3D000') return `${err.message}. Create it (createdb), or point DATABASE_URL at one that exists.`;
+  if (code === '28P01' || code === '28000')
+    return `Postgres refused the login: ${err.message}. Check the user and password in DATABASE_URL.`;
+  return undefined;
+}
