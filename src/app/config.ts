@@ -4,6 +4,9 @@ import { SECRETS_KEY_REQUIRED } from '../platform/platform.module';
 import { RegistersConfig } from '../registers/register-config';
 import { DATABASE_SCHEMA } from './database-schema';
 
+export const REDIS_REQUIRED_APART =
+  'REDIS_URL: required by start:api and start:worker, which run apart and hand their jobs over through Redis (one process without Redis: npm start)';
+
 /** The whole configuration of a process: the service's variables and every register's own. */
 export interface Configs {
   app: AppConfig;
@@ -26,6 +29,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, role: Role = 'all', options: 
   const registers = read(() => RegistersConfig.fromEnv(env));
   // A service process on Postgres signs webhooks with secrets it must decrypt: every process needs the same key.
   if (options.service && app?.databaseUrl && !app.secretsKeys.current) problems.push(SECRETS_KEY_REQUIRED);
+  // Apart, the api's jobs reach the workers only through Redis: without it they would wait in
+  // the api's memory for a processor it never runs, and deliveries only for a worker's sweep.
+  if (options.service && app && role !== 'all' && !app.redisUrl) problems.push(REDIS_REQUIRED_APART);
   if (!app || !registers || problems.length) throw new ConfigError(problems);
   return { app, registers };
 }

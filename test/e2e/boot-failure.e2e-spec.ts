@@ -75,8 +75,12 @@ describe('a process whose port another process holds', () => {
   });
   afterAll(() => new Promise<void>((resolve) => holder.close(() => resolve())));
 
-  // Embedded and in memory: no service, no data directory to lock.
-  const embedded = { HOST: '127.0.0.1', DATA_DIR: 'memory://' };
+  // Embedded and in memory: no data directory to lock. The worker needs a REDIS_URL, which a
+  // process starts without (Redis being down never stops a start).
+  let embedded: Record<string, string>;
+  beforeAll(async () => {
+    embedded = { HOST: '127.0.0.1', DATA_DIR: 'memory://', REDIS_URL: `redis://127.0.0.1:${await freePort()}` };
+  });
 
   it('PORT in use: names PORT', async () => {
     const run = await runProcess('main.js', [], { ...embedded, PORT: String(held) });
@@ -115,4 +119,19 @@ describe('a command that cannot reach its database', () => {
       `${prefix}: no database answers at 127.0.0.1:${port} (ECONNREFUSED). Start Postgres there, or point DATABASE_URL at one that runs.`,
     );
   });
+});
+
+/** Apart, the api and the workers hand jobs over only through Redis: each refuses to start without it. */
+describe('the api or a worker on its own without REDIS_URL', () => {
+  it.each(['main.js --role=api', 'worker.js'])(
+    '%s: says REDIS_URL is required, and npm start for one process',
+    async (command) => {
+      const [entry, ...args] = command.split(' ');
+      const run = await runProcess(entry, args, { DATA_DIR: 'memory://', PORT: String(await freePort()) });
+      expect(run.code).toBe(1);
+      expect(run.output).toContain(
+        'REDIS_URL: required by start:api and start:worker, which run apart and hand their jobs over through Redis (one process without Redis: npm start)',
+      );
+    },
+  );
 });

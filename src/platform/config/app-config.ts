@@ -61,7 +61,7 @@ export const ENV_VARIABLES = {
       .optional(),
     default: '(none: in-process)',
     meaning:
-      'Redis URL. Set: Bull job queues and rate-limit counts shared by every replica; unset: in-process job runner and in-memory counts.',
+      'Redis URL. Set: Bull job queues and rate-limit counts shared by every replica; unset: in-process job runner and in-memory counts. Required by start:api and start:worker.',
   },
   REDIS_KEY_PREFIX: {
     schema: z
