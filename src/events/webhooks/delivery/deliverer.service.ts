@@ -26,6 +26,12 @@ export interface AttemptReport {
   nextAttemptAt: string | null;
 }
 
+/** What an attempt got: the receiver's answer, or why there was none. */
+interface Exchange {
+  response: OutboundResponse | null;
+  error: { class: string; message: string } | null;
+}
+
 /**
  * One attempt of one delivery, the same wherever it runs (the worker's processor, the
  * simulator in the api): claim it, sign it, POST it through the guarded outbound client,
@@ -87,23 +93,7 @@ export class Deliverer implements OnApplicationShutdown {
    */
   async run(claim: ClaimedDelivery, onAnswered?: () => void): Promise<AttemptReport> {
     const started = performance.now();
-    let response: OutboundResponse | null = null;
-    let error: { class: string; message: string } | null = null;
-    try {
-      response = await this.client.post({
-        url: claim.url,
-        headers: claim.headers,
-        body: claim.body,
-        timeoutMs: this.config.webhooks.timeoutMs,
-      });
-    } catch (err) {
-      error =
-        err instanceof OutboundError
-          ? { class: err.errorClass, message: err.message }
-          : { class: 'internal_error', message: 'the attempt failed inside the service' };
-      if (!(err instanceof OutboundError))
-        this.logger.error({ err }, `delivery ${claim.deliveryId}: attempt ${claim.attempt} failed unexpectedly`);
-    }
+    const { response, error } = claim.unsigned ? this.unsent(claim, claim.unsigned) : await this.send(claim);
     const durationMs = Math.round(performance.now() - started);
     // A failed attempt keeps its slots until its outcome is written: the endpoint's next claim
     // then sees the failure (and the circuit it may open), so a half-open endpoint gets one probe.
@@ -116,6 +106,39 @@ export class Deliverer implements OnApplicationShutdown {
       recorded?.();
       if (!succeeded) onAnswered?.();
     }
+  }
+
+  /** POSTs a claimed attempt: the answer, or what went wrong on the way (never thrown). */
+  private async send(claim: ClaimedDelivery): Promise<Exchange> {
+    try {
+      const response = await this.client.post({
+        url: claim.url,
+        headers: claim.headers,
+        body: claim.body,
+        timeoutMs: this.config.webhooks.timeoutMs,
+      });
+      return { response, error: null };
+    } catch (err) {
+      if (err instanceof OutboundError)
+        return { response: null, error: { class: err.errorClass, message: err.message } };
+      this.logger.error({ err }, `delivery ${claim.deliveryId}: attempt ${claim.attempt} failed unexpectedly`);
+      return { response: null, error: { class: 'internal_error', message: 'the attempt failed inside the service' } };
+    }
+  }
+
+  /**
+   * An attempt that cannot be signed is not sent. The customer's log says so without the
+   * service's key configuration; the operator's names the key (`reason`).
+   */
+  private unsent(claim: ClaimedDelivery, reason: string): Exchange {
+    this.logger.error(`delivery ${claim.deliveryId} not sent: endpoint ${claim.endpointId}'s secret: ${reason}`);
+    return {
+      response: null,
+      error: {
+        class: 'signing_unavailable',
+        message: 'not sent: the service could not sign it (a fault on our side); it is tried again on the schedule',
+      },
+    };
   }
 
   /** Writes an attempt's outcome, and wakes the queue for the retry if one is due. */

@@ -25,6 +25,8 @@ const OUTCOME_OF: Record<string, AttemptOutcome> = {
   network_error: 'network_error',
   target_not_allowed: 'target_refused',
   invalid_url: 'target_refused',
+  // Our fault, not the receiver's: an endpoint's secret this process cannot open.
+  signing_unavailable: 'internal_error',
 };
 
 /** One recorded attempt, as the metrics read it. */

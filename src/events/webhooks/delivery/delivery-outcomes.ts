@@ -228,7 +228,8 @@ export class DeliveryOutcomes {
         iso(now),
         this.config.webhooks.circuit.threshold,
         this.config.webhooks.circuit.backoff,
-        batch.map((o) => JSON.stringify(o.claim.headers)),
+        // Nothing was sent for an attempt that could not be signed.
+        batch.map((o) => (o.claim.unsigned ? null : JSON.stringify(o.claim.headers))),
       ],
     );
     const failingSince = new Map(

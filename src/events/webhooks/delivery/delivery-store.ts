@@ -47,7 +47,13 @@ export interface ClaimedDelivery {
   /** The current secret, and the previous one while it still signs after a rotation. */
   secrets: string[];
   startedAt: Date;
+  /** Every header to send; none when the attempt cannot be signed (`unsigned`). */
   headers: Record<string, string>;
+  /**
+   * Why the endpoint's secret could not be opened (sealed with a key this process does not
+   * hold, or altered): the attempt is not sent, and fails with this for the operator's log.
+   */
+  unsigned?: string;
 }
 
 /**
@@ -229,18 +235,13 @@ export class DeliveryStore {
     const keyOf = (t: DeliveryTarget) => ('endpointId' in t ? t.endpointId : '');
     const requestOf = new Map(batch.map((request) => [keyOf(request.target), request]));
     const claimed = new Map<string, ClaimedDelivery[]>();
-    const secretsOf = new Map<string, string[]>();
+    const secretsOf = new Map<string, string[] | { unsigned: string }>();
     for (const row of rows) {
-      // Stored sealed (secret-box.ts): opened to sign, once per endpoint.
+      // Stored sealed (secret-box.ts): opened to sign, once per endpoint. One that cannot be
+      // opened fails its own attempts, never the rest of the claim (already committed).
       let secrets = secretsOf.get(row.c_endpoint_id);
       if (!secrets) {
-        secrets = [this.box.open(row.c_secret)];
-        if (
-          row.c_previous_secret &&
-          row.c_previous_secret_expires_at &&
-          new Date(row.c_previous_secret_expires_at) > now
-        )
-          secrets.push(this.box.open(row.c_previous_secret));
+        secrets = this.openSecrets(row, now);
         secretsOf.set(row.c_endpoint_id, secrets);
       }
       const base = {
@@ -256,15 +257,31 @@ export class DeliveryStore {
         attempt: row.c_attempt,
         maxAttempts: row.c_max_attempts,
         url: row.c_url,
-        secrets,
+        secrets: Array.isArray(secrets) ? secrets : [],
         startedAt: now,
       };
       const key = single ? '' : row.c_endpoint_id;
       const list = claimed.get(key) ?? [];
-      list.push({ ...base, headers: requestOf.get(key)!.prepare(base) });
+      list.push(
+        Array.isArray(secrets)
+          ? { ...base, headers: requestOf.get(key)!.prepare(base) }
+          : { ...base, headers: {}, unsigned: secrets.unsigned },
+      );
       claimed.set(key, list);
     }
     return batch.map((request) => claimed.get(keyOf(request.target)) ?? []);
+  }
+
+  /** An endpoint's signing secrets, opened; or why they cannot be. */
+  private openSecrets(row: ClaimRow, now: Date): string[] | { unsigned: string } {
+    try {
+      const secrets = [this.box.open(row.c_secret)];
+      if (row.c_previous_secret && row.c_previous_secret_expires_at && new Date(row.c_previous_secret_expires_at) > now)
+        secrets.push(this.box.open(row.c_previous_secret));
+      return secrets;
+    } catch (err) {
+      return { unsigned: (err as Error).message };
+    }
   }
 
   /**

@@ -57,7 +57,7 @@ export class AttemptRequestDto {
     additionalProperties: { type: 'string' },
     nullable: true,
     description:
-      'Every header sent, exactly; written with the attempt’s outcome, so null while it is in flight and for an abandoned attempt (its webhook-id is the delivery’s, its webhook-timestamp its start).',
+      'Every header sent, exactly; written with the attempt’s outcome, so null while it is in flight, for an abandoned attempt (its webhook-id is the delivery’s, its webhook-timestamp its start) and for one not sent (signing_unavailable).',
   })
   headers: Record<string, string> | null;
 }
@@ -76,7 +76,7 @@ export class DeliveryAttemptDto {
     type: String,
     nullable: true,
     description:
-      'null on success; otherwise http_error (non-2xx), redirect_not_followed (3xx), timeout, connection_refused, connection_reset, dns_error, tls_error, network_error, target_not_allowed (the address connected to is private), abandoned (the worker stopped mid-attempt).',
+      'null on success; otherwise http_error (non-2xx), redirect_not_followed (3xx), timeout, connection_refused, connection_reset, dns_error, tls_error, network_error, target_not_allowed (the address connected to is private), abandoned (the worker stopped mid-attempt), signing_unavailable (not sent: the service could not sign it, a fault on our side; tried again on the schedule).',
   })
   errorClass: string | null;
   @ApiProperty({ type: String, nullable: true }) errorMessage: string | null;
