@@ -22,33 +22,45 @@ export function jsonBody(res: AxiosResponse, from: string): unknown {
 /** A body read as text (JSONP, or a client that parses itself), parsed as JSON. */
 export function parseJsonText(text: string, status: number, from: string): unknown {
   try {
-    return JSON.parse(text);
+    // After parsing: a NUL or a lone surrogate sent as an escape only exists once parsed.
+    return storableJson(JSON.parse(text) as unknown);
   } catch {
     throw UpstreamError.invalidResponse(`${from} sent a body that is not JSON`, status);
   }
 }
 
 /**
- * A register's answer without U+0000, which no register means and which Postgres text and jsonb
- * cannot hold: a record holding one could be shown but never kept (a watch's baseline, a
- * change). Plain objects and arrays are cleaned in place; other values (a stream, bytes) pass.
+ * A register's answer as Postgres can keep it: without U+0000, which no register means and
+ * which text and jsonb cannot hold, and with each lone surrogate (a `\ud800` escape without its
+ * pair), which jsonb refuses, read as U+FFFD. A record holding either could be shown but never
+ * kept (a watch's baseline, a change). Plain objects and arrays are cleaned in place; other
+ * values (a stream, bytes) pass.
  */
-export function withoutNul<T>(value: T, depth = 0): T {
-  if (typeof value === 'string') return (value.includes('\u0000') ? value.split('\u0000').join('') : value) as T;
+export function storableJson<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return storableString(value) as T;
   if (value === null || typeof value !== 'object' || depth > 64) return value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = withoutNul(value[i] as unknown, depth + 1);
+    for (let i = 0; i < value.length; i++) value[i] = storableJson(value[i] as unknown, depth + 1);
     return value;
   }
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    const clean = withoutNul(record[key], depth + 1);
-    if (key.includes('\u0000')) {
+    const clean = storableJson(record[key], depth + 1);
+    const storableKey = storableString(key);
+    if (storableKey !== key) {
       delete record[key];
-      record[key.split('\u0000').join('')] = clean;
+      record[storableKey] = clean;
     } else record[key] = clean;
   }
   return value;
+}
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function storableString(text: string): string {
+  const withoutNul = text.includes('\u0000') ? text.split('\u0000').join('') : text;
+  return withoutNul.replace(LONE_SURROGATE, '\uFFFD');
 }

@@ -1,4 +1,5 @@
 import type { CompanyRecord, StatusCategory } from '../connector';
+import { storableJson } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { lookupTable } from '../../platform/lookup-table';
 
@@ -15,7 +16,8 @@ export function unwrapJsonp(body: string, callback: string): unknown {
   const match = new RegExp(`^\\s*${escaped}\\(([\\s\\S]*)\\)\\s*;?\\s*$`).exec(body);
   if (!match) throw UpstreamError.invalidResponse('ABN Lookup answer is not the expected JSONP callback');
   try {
-    return JSON.parse(match[1]);
+    // After parsing: a NUL or a lone surrogate sent as an escape only exists once parsed.
+    return storableJson(JSON.parse(match[1]) as unknown);
   } catch {
     throw UpstreamError.invalidResponse('ABN Lookup JSONP callback does not hold valid JSON');
   }

@@ -4,7 +4,7 @@ import axiosRetry, { isNetworkError } from 'axios-retry';
 import Bottleneck from 'bottleneck';
 import { Readable } from 'node:stream';
 import { AppConfig } from '../../platform/config/app-config';
-import { withoutNul } from '../response-body';
+import { storableJson } from '../response-body';
 import { holdReceived } from './hold-received';
 import { RegisterBreaker, RegisterUnreachableError } from './register-breaker';
 import { isConnectionFailure, localQueue, PolitenessQueue, sharedQueue } from './politeness';
@@ -77,7 +77,7 @@ export class HttpClientFactory implements OnApplicationShutdown {
         ),
     });
     client.interceptors.response.use((response) => {
-      response.data = withoutNul(response.data);
+      response.data = storableJson(response.data);
       return response;
     });
     const retries = options.retries ?? 1;

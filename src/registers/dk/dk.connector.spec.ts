@@ -1,5 +1,5 @@
 import { ManualClock } from '../../platform/clock';
-import { FakeRegister, RecordedRequest } from '../../../test/support/fake-register';
+import { fixture, FakeRegister, RecordedRequest } from '../../../test/support/fake-register';
 import { DkConnector } from './dk.connector';
 import { connectorBuilder, upstreamFailure } from '../../../test/support/connectors';
 
@@ -92,6 +92,22 @@ describe('DkConnector on a fake CVR distribution', () => {
     expect(bodyOf(req)._source).toEqual(
       expect.arrayContaining(['Vrvirksomhed.cvrNummer', 'Vrvirksomhed.deltagerRelation']),
     );
+  });
+
+  it('reads a NUL or a lone surrogate sent as a JSON escape as Postgres can keep it: dropped, U+FFFD', async () => {
+    // Derived from the recorded Magenta ApS document: the escapes a JSON writer sends for them.
+    const text = fixture(BY_CVR[25052943])
+      .split('"MAGENTA ApS"')
+      .join('"MAGENTA\\u0000 ApS"')
+      .split('"Pilestræde"')
+      .join('"Pile\\ud800stræde"');
+    expect(text).toContain('\\u0000');
+    expect(text).toContain('\\ud800');
+    fake.post(PATH, () => ({ body: text, headers: { 'Content-Type': 'application/json' } }));
+    const detail = await connector().lookup('25052943');
+    expect(detail).toMatchObject({ name: 'MAGENTA ApS', address: 'Pile\uFFFDstræde 43, 3., 1112 København K' });
+    // What a watch's baseline is written as: jsonb takes it.
+    expect(JSON.stringify(detail)).not.toMatch(/\\u0000|\\ud[89ab]/i);
   });
 
   it('reads officers with their periods from the document (Tietgen Invest ApS)', async () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
 import type { FeedEntry, StreamedFiling } from '../change-detection';
 import type { CompanyRecord, RecordSource } from '../connector';
-import { withoutNul } from '../response-body';
+import { storableJson } from '../response-body';
 import { UpstreamError } from '../upstream-error';
 import { parseCompanyProfile, parseStreamedAppointment } from './ch-api-parsers';
 import { GB_DEFINITION } from './gb.definition';
@@ -76,7 +76,7 @@ export function chContext(webUrl: string, clock: Clock): StreamContext {
 export function parseStreamLine(stream: GbStreamName, line: string, ctx: StreamContext): StreamLine {
   let json: unknown;
   try {
-    json = withoutNul(JSON.parse(line) as unknown);
+    json = storableJson(JSON.parse(line) as unknown);
   } catch {
     return { skipped: 'a line that is not JSON (cut short?)' };
   }
@@ -131,7 +131,7 @@ export function parseStreamLine(stream: GbStreamName, line: string, ctx: StreamC
  * a `transaction_id` cannot be told apart from another and is left out.
  */
 export function parseFilingHistory(body: unknown, number: string, ctx: StreamContext): StreamedFiling[] {
-  const page = z.object({ items: z.array(z.unknown()).nullish() }).safeParse(withoutNul(body));
+  const page = z.object({ items: z.array(z.unknown()).nullish() }).safeParse(storableJson(body));
   if (!page.success) throw UpstreamError.invalidResponse('Companies House sent a filing history without items');
   const filings: StreamedFiling[] = [];
   for (const item of page.data.items ?? []) {
