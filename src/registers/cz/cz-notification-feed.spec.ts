@@ -89,11 +89,29 @@ describe('withListedBatches (POST /ekonomicke-subjekty-notifikace/vyhledat)', ()
   });
 
   it('throws invalid_response on a list of the wrong shape', () => {
-    for (const body of [null, [], { notifikacniDavky: [{ datovyZdroj: 'vr' }] }, { notifikacniDavky: 'x' }]) {
+    for (const body of [null, [], { notifikacniDavky: 'x' }]) {
       expect(() => withListedBatches(cursorAt('2026-07-20'), 'vr', body)).toThrow(
         expect.objectContaining({ errorClass: 'invalid_response' }),
       );
     }
+  });
+
+  it('leaves out a listed item without a batch number (it cannot be asked for) and reads the others', () => {
+    const [b671, b680] = list.notifikacniDavky;
+    const { cisloDavky: _number, ...unnumbered } = b680;
+    const warn = jest.fn();
+    for (const items of [
+      [b671, unnumbered, b680],
+      [unnumbered, b671, null, { ...b680, cisloDavky: '680' }, b680],
+    ]) {
+      expect(withListedBatches(cursorAt('2026-07-01'), 'vr', { notifikacniDavky: items }, warn)).toEqual(
+        withListedBatches(cursorAt('2026-07-01'), 'vr', list),
+      );
+    }
+    expect(warn).toHaveBeenLastCalledWith(expect.stringContaining('list had 3 item(s) without a cisloDavky'));
+    expect(withListedBatches(cursorAt('2026-07-20'), 'vr', { notifikacniDavky: [unnumbered] })).toEqual(
+      cursorAt('2026-07-20'),
+    );
   });
 });
 
@@ -212,6 +230,19 @@ describe('CzNotificationFeed against a fake ARES', () => {
       cursor: '{"v":1,"since":"2026-07-01","after":{"vr":671},"pending":{"vr":[680]}}',
       more: true,
     });
+  });
+
+  it('reads on past a list item without a batch number instead of stopping every source', async () => {
+    const listed = load(LIST);
+    const { cisloDavky: _number, ...unnumbered } = listed.notifikacniDavky[1];
+    const body = JSON.stringify({ notifikacniDavky: [unnumbered, ...listed.notifikacniDavky] });
+    fake.post('/ekonomicke-subjekty-notifikace/vyhledat', {
+      body,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    const page = await new CzNotificationFeed(w.deps).read(encodeCursor(cursorAt('2026-07-01')));
+    expect(page.entries.map((e) => e.registrationNumber)).toEqual(['25063677', '27074358']);
+    expect(decodeCursor(page.cursor).pending).toEqual({ vr: [680] });
   });
 
   it('checks its requests against the ARES OpenAPI document', async () => {

@@ -24,16 +24,12 @@ const cursorSchema = z.object({
 });
 export type CzFeedCursor = z.infer<typeof cursorSchema>;
 
-const batchList = z.object({
-  notifikacniDavky: z
-    .array(
-      z.object({
-        cisloDavky: z.number().int().nonnegative(),
-        datovyZdroj: z.string().nullish().catch(null),
-        datumUvolneniDavky: z.string().nullish().catch(null),
-      }),
-    )
-    .nullish(),
+const batchList = z.object({ notifikacniDavky: z.array(z.unknown()).nullish() });
+
+const listedBatch = z.object({
+  cisloDavky: z.number().int().nonnegative(),
+  datovyZdroj: z.string().nullish().catch(null),
+  datumUvolneniDavky: z.string().nullish().catch(null),
 });
 
 const batch = z.object({
@@ -81,13 +77,28 @@ export function nextBatch(cursor: CzFeedCursor): { source: string; number: numbe
  * Takes the answer of `POST …/vyhledat {"datovyZdroj": source}` into the cursor: every batch of
  * that source after the last one applied becomes pending. A source without a position is
  * anchored first, after the last batch released before `since` (or before its first listed
- * batch when all were released since); a source that lists nothing stays without one.
+ * batch when all were released since); a source that lists nothing stays without one. A listed
+ * item without a batch number cannot be read by number: it is left out (and said to `warn`).
  */
-export function withListedBatches(cursor: CzFeedCursor, source: string, body: unknown): CzFeedCursor {
+export function withListedBatches(
+  cursor: CzFeedCursor,
+  source: string,
+  body: unknown,
+  warn?: (message: string) => void,
+): CzFeedCursor {
   const parsed = batchList.safeParse(body);
   if (!parsed.success)
     throw UpstreamError.invalidResponse('ARES sent a notification batch list without notifikacniDavky');
-  const batches = (parsed.data.notifikacniDavky ?? []).filter((b) => !b.datovyZdroj || b.datovyZdroj === source);
+  const batches: z.infer<typeof listedBatch>[] = [];
+  let unnumbered = 0;
+  for (const item of parsed.data.notifikacniDavky ?? []) {
+    // Refusing the whole list for one unnumbered item would stop every source's feed at each poll, for good.
+    const b = listedBatch.safeParse(item);
+    if (!b.success) unnumbered++;
+    else if (!b.data.datovyZdroj || b.data.datovyZdroj === source) batches.push(b.data);
+  }
+  if (unnumbered > 0)
+    warn?.(`ARES's ${source} notification batch list had ${unnumbered} item(s) without a cisloDavky; left out`);
   if (batches.length === 0) return cursor;
   const numbers = batches.map((b) => b.cisloDavky);
   let after = cursor.after[source];
@@ -188,7 +199,7 @@ export class CzNotificationFeed implements ChangeFeed {
         const res = await this.send('post', `${NOTIFICATION_PATH}/vyhledat`, { datovyZdroj: source });
         // NENALEZENO to a list is an empty list, as it is to a search.
         const body = isNotFound(res) ? { notifikacniDavky: [] } : this.answer(res, `the ${source} batch list`);
-        cursor = withListedBatches(cursor, source, body);
+        cursor = withListedBatches(cursor, source, body, (m) => this.logger.warn(m));
       }
     }
     const next = nextBatch(cursor);

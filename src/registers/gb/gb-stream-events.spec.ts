@@ -79,6 +79,20 @@ describe('Companies House stream lines, on recorded events', () => {
     expect(parseStreamLine('filings', '{"resource_kind":"filing-history","data":{}}', ctx).skipped).toBeDefined();
   });
 
+  it('a company event whose profile cannot be read is nothing to compare at its timepoint, so the stream moves past it', () => {
+    const event = JSON.parse(recorded('ch-streaming-companies-event-05954546.json'));
+    const timepoint: number = event.event.timepoint;
+    const unnamed = { ...event, data: { ...event.data, company_name: null } };
+    const { company_number: _, ...unnumbered } = event.data;
+    for (const broken of [unnamed, { ...event, data: unnumbered }])
+      expect(parseStreamLine('companies', JSON.stringify(broken), ctx)).toEqual({ timepoint, entry: null });
+    // The recorded event itself is read.
+    expect(parseStreamLine('companies', JSON.stringify(event), ctx)).toMatchObject({
+      timepoint,
+      entry: { registrationNumber: '05954546', record: { name: 'GLENCOYNE ENGINEERING LTD' } },
+    });
+  });
+
   it('takes the company number from a resource_uri with or without its leading slash', () => {
     expect(companyNumberOf('/company/10345936/appointments/x')).toBe('10345936');
     expect(companyNumberOf('company/14438833/exemptions')).toBe('14438833');

@@ -5,7 +5,7 @@ import type { FeedEntry, StreamedFiling } from '../change-detection';
 import type { CompanyRecord, RecordSource } from '../connector';
 import { storableJson } from '../response-body';
 import { UpstreamError } from '../upstream-error';
-import { parseCompanyProfile, parseStreamedAppointment } from './ch-api-parsers';
+import { ChRecord, parseCompanyProfile, parseStreamedAppointment } from './ch-api-parsers';
 import { GB_DEFINITION } from './gb.definition';
 
 /** The streams of the Companies House streaming API this service follows, and the resource kind each sends. */
@@ -69,9 +69,10 @@ export function chContext(webUrl: string, clock: Clock): StreamContext {
  * One line of a Companies House stream (blank lines are heartbeats and never come here). A
  * line that is not a JSON event with a timepoint is skipped (its position is unknown: the
  * cursor stays where it was); an event of another resource kind, a deleted resource, or one
- * whose company number cannot be read is an entry with nothing to compare (its timepoint is
- * stored all the same). Officer and filing events carry no company number: it is read from
- * `resource_uri` (`/company/{n}/appointments/{id}`, `/company/{n}/filing-history/{id}`).
+ * whose company number or resource cannot be read (a profile without a name, say) is an entry
+ * with nothing to compare (its timepoint is stored all the same, so the stream moves past it).
+ * Officer and filing events carry no company number: it is read from `resource_uri`
+ * (`/company/{n}/appointments/{id}`, `/company/{n}/filing-history/{id}`).
  */
 export function parseStreamLine(stream: GbStreamName, line: string, ctx: StreamContext): StreamLine {
   let json: unknown;
@@ -86,7 +87,9 @@ export function parseStreamLine(stream: GbStreamName, line: string, ctx: StreamC
   const timepoint = event.timepoint;
   if (kind !== GB_STREAMS[stream] || event.type === 'deleted') return { timepoint, entry: null };
   if (stream === 'companies') {
-    const record = parseCompanyProfile(data);
+    const record = profileOf(data);
+    // Thrown, the same event would be read again after every reconnection: the stream would stall on it.
+    if (!record) return { timepoint, entry: null };
     const withSource: CompanyRecord = {
       ...record,
       source: ctx.source(`${ctx.webUrl}/company/${record.registrationNumber}`),
@@ -123,6 +126,16 @@ export function parseStreamLine(stream: GbStreamName, line: string, ctx: StreamC
       filing: { ...filingOf(number, resourceId, f.data, data, ctx), resentBecause: changed ?? annotated },
     },
   };
+}
+
+/** The company profile an event sends; null when it has no company number or name (the register's fault). */
+function profileOf(data: unknown): ChRecord | null {
+  try {
+    return parseCompanyProfile(data);
+  } catch (err) {
+    if (err instanceof UpstreamError) return null;
+    throw err;
+  }
 }
 
 /**
