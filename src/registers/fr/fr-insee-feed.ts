@@ -13,7 +13,10 @@ const OVERLAP_MS = 10 * 60_000;
 
 const cursorSchema = z.object({ from: z.string(), run: z.string().optional(), page: z.string().optional() });
 type FeedCursor = z.infer<typeof cursorSchema>;
-const header = z.object({ header: z.object({ curseur: z.string().nullish(), curseurSuivant: z.string().nullish() }) });
+const header = z.object({
+  header: z.object({ curseur: z.string().nullish(), curseurSuivant: z.string().nullish() }),
+  etablissements: z.array(z.unknown()).nullish(),
+});
 
 /**
  * INSEE's "flux": head offices (`etablissementSiege:true`) whose unit or establishment INSEE
@@ -65,8 +68,10 @@ export class FrInseeFeed implements ChangeFeed {
     const entries = records.map((record) => ({ registrationNumber: record.registrationNumber, record }));
     const h = header.safeParse(body);
     const next = h.success ? h.data.header.curseurSuivant : null;
-    // The last page is the one whose next cursor is its own (or absent).
-    if (!next || next === page || entries.length < FR_FEED_PAGE_SIZE) return { ...done, entries };
+    // The last page is the one whose next cursor is its own (or absent), or a short one: counted as
+    // INSEE served it, since the units it does not make public are not entries.
+    const served = h.success ? (h.data.etablissements?.length ?? 0) : entries.length;
+    if (!next || next === page || served < FR_FEED_PAGE_SIZE) return { ...done, entries };
     return { entries, cursor: JSON.stringify({ from: cursor.from, run, page: next }), more: true };
   }
 }

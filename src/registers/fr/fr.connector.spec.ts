@@ -4,6 +4,7 @@ import { HttpClientFactory } from '../client/http-client.factory';
 import { FakeRegister, FakeResponse, fixture } from '../../../test/support/fake-register';
 import { UpstreamError } from '../upstream-error';
 import { FrConnector } from './fr.connector';
+import { FR_FEED_PAGE_SIZE, FrInseeFeed, parisLocal } from './fr-insee-feed';
 import { parseDirigeants } from './recherche-entreprises-parsers';
 
 const NOW = '2026-05-04T14:20:00.042Z';
@@ -296,6 +297,85 @@ describe('FrConnector', () => {
           source: expect.objectContaining({ official: true }),
         }),
       ]);
+    });
+
+    it('feed: leaves out a head office it cannot read and moves on past the page', async () => {
+      // Derived from the recorded answer: DINUM between a head office whose siren is 8 digits and one
+      // of a natural person under partial diffusion (name "[ND]"), both of which once failed the page.
+      const answer = JSON.parse(fixture(`${F}/insee-sirene-siret-search-siege-derived-from-siret.json`));
+      const dinum = answer.etablissements[0];
+      const shortSiren = { ...dinum, siren: '13002526', siret: '1300252600013' };
+      const partial = {
+        ...dinum,
+        siren: '130025273',
+        siret: '13002527300013',
+        uniteLegale: {
+          ...dinum.uniteLegale,
+          statutDiffusionUniteLegale: 'P',
+          categorieJuridiqueUniteLegale: '1000',
+          denominationUniteLegale: null,
+          sigleUniteLegale: null,
+          nomUniteLegale: '[ND]',
+          prenom1UniteLegale: '[ND]',
+          prenomUsuelUniteLegale: '[ND]',
+        },
+      };
+      fake.get(`${INSEE}/siret`, {
+        body: JSON.stringify({
+          header: { ...answer.header, total: 3, nombre: 3, curseur: '*', curseurSuivant: 'AoEpMTMwMDI1MjY1MDAwMTM=' },
+          etablissements: [shortSiren, dinum, partial],
+        }),
+        headers: { 'Content-Type': 'application/json' },
+      });
+      const { app: config, registers } = loadConfig({
+        REGISTER_FR_API_URL: `${fake.url}${INSEE}`,
+        REGISTER_FR_API_KEY: KEY,
+        REGISTER_TIMEOUT_MS: '300',
+      });
+      const feed = new FrInseeFeed({ settings: registers.of('FR'), config, http, clock, connector: fr });
+      const from = '2026-05-04T16:00:00';
+      const page = await feed.read(JSON.stringify({ from }));
+      expect(page.entries).toEqual([
+        {
+          registrationNumber: '130025265',
+          record: expect.objectContaining({ name: 'DIRECTION INTERMINISTERIELLE DU NUMERIQUE' }),
+        },
+      ]);
+      // The run is over: the next one starts where this one did, not at the same page again.
+      const run = parisLocal(new Date(new Date(NOW).getTime() - 10 * 60_000));
+      expect(page).toMatchObject({ cursor: JSON.stringify({ from: run }), more: false });
+      await expect(fr.searchByName('Direction interministérielle du numérique', 5)).resolves.toEqual([
+        expect.objectContaining({ registrationNumber: '130025265' }),
+      ]);
+    });
+
+    it('feed: a full page is not the last, however many of its units it leaves out', async () => {
+      // Derived from the recorded answer: a page of FR_FEED_PAGE_SIZE head offices, DINUM's with
+      // new numbers, the first under partial diffusion (left out, as a natural person's often are).
+      const answer = JSON.parse(fixture(`${F}/insee-sirene-siret-search-siege-derived-from-siret.json`));
+      const dinum = answer.etablissements[0];
+      const units = Array.from({ length: FR_FEED_PAGE_SIZE }, (_, i) => {
+        const siren = String(200_000_000 + i);
+        return { ...dinum, siren, siret: `${siren}00013` };
+      });
+      units[0] = { ...units[0], uniteLegale: { ...dinum.uniteLegale, denominationUniteLegale: '[ND]' } };
+      fake.get(`${INSEE}/siret`, {
+        body: JSON.stringify({
+          header: { ...answer.header, nombre: FR_FEED_PAGE_SIZE, curseur: '*', curseurSuivant: 'NEXT' },
+          etablissements: units,
+        }),
+        headers: { 'Content-Type': 'application/json' },
+      });
+      const { app: config, registers } = loadConfig({
+        REGISTER_FR_API_URL: `${fake.url}${INSEE}`,
+        REGISTER_FR_API_KEY: KEY,
+        REGISTER_TIMEOUT_MS: '300',
+      });
+      const feed = new FrInseeFeed({ settings: registers.of('FR'), config, http, clock, connector: fr });
+      const page = await feed.read(JSON.stringify({ from: '2026-05-04T16:00:00' }));
+      expect(page.entries).toHaveLength(FR_FEED_PAGE_SIZE - 1);
+      expect(page.more).toBe(true);
+      expect(JSON.parse(page.cursor)).toMatchObject({ from: '2026-05-04T16:00:00', page: 'NEXT' });
     });
 
     it('reads 404 as no such unit / no match', async () => {

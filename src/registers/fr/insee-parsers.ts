@@ -83,11 +83,20 @@ export function parseInseeSiret(body: unknown): FrRecord {
   return fromEtablissement(parsed.data.etablissement);
 }
 
-/** The establishments of a `/siret?q=` search (head offices, one per unit). */
+/**
+ * The establishments of a `/siret?q=` search (head offices, one per unit), each read on its
+ * own: one that cannot be read is left out rather than failing the answer, else the change feed
+ * would read the same page again forever. Left out: a unit under partial diffusion whose name is
+ * not public (a natural person, "[ND]"), as the stock file reader skips it, and an establishment
+ * without a 9-digit siren, a 14-digit siret or any name.
+ */
 export function parseInseeSiretSearch(body: unknown): FrRecord[] {
-  const parsed = z.object({ etablissements: z.array(etablissement) }).safeParse(body);
+  const parsed = z.object({ etablissements: z.array(z.unknown()) }).safeParse(body);
   if (!parsed.success) throw UpstreamError.invalidResponse('INSEE sent a search answer without etablissements');
-  return parsed.data.etablissements.map(fromEtablissement);
+  return parsed.data.etablissements.flatMap((item) => {
+    const e = etablissement.safeParse(item);
+    return e.success && nameOf(e.data.uniteLegale) ? [fromEtablissement(e.data)] : [];
+  });
 }
 
 /** The head office's address of a `/siret/{siret}` answer, to complete a `/siren` read. */
@@ -102,15 +111,19 @@ function fromEtablissement(e: Etablissement): FrRecord {
   return { ...record, extra: { ...record.extra, siret: e.siret } };
 }
 
-function toRecord(siren: string, u: UniteCourante, a: Adresse | null): FrRecord {
-  const denomination = nd(u.denominationUniteLegale);
+/** A legal person's denomination, else a natural person's first name and surname; null when neither is public. */
+function nameOf(u: UniteCourante): string | null {
   const person = [
     nd(u.prenomUsuelUniteLegale) ?? nd(u.prenom1UniteLegale),
     nd(u.nomUsageUniteLegale) ?? nd(u.nomUniteLegale),
   ]
     .filter(Boolean)
     .join(' ');
-  const name = denomination ?? (person || null);
+  return nd(u.denominationUniteLegale) ?? (person || null);
+}
+
+function toRecord(siren: string, u: UniteCourante, a: Adresse | null): FrRecord {
+  const name = nameOf(u);
   if (!name) throw UpstreamError.invalidResponse(`INSEE sent unit ${siren} without a name`);
   return {
     name,

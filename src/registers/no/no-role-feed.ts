@@ -8,12 +8,10 @@ import { UpstreamError } from '../upstream-error';
 export const NO_ROLE_FEED_PAGE_SIZE = 1_000;
 
 /** CloudEvents 1.0, as the feed sends them: only the id and the unit matter here. */
-const page = z.array(
-  z.object({
-    id: z.union([z.number().int(), z.string().regex(/^\d+$/)]),
-    data: z.object({ organisasjonsnummer: z.string() }).nullish(),
-  }),
-);
+const page = z.array(z.unknown());
+// An event's id and its unit are read apart: an event whose unit cannot be read still moves the cursor.
+const eventId = z.object({ id: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]) });
+const eventUnit = z.object({ data: z.object({ organisasjonsnummer: z.string().regex(/^\d{9}$/) }) });
 
 /**
  * Brønnøysund's keyless role update feed `/oppdateringer/roller`: a bare JSON array of
@@ -36,9 +34,11 @@ export class NoRoleFeed implements ChangeFeed {
   }
 
   async read(cursor: string): Promise<FeedPage> {
-    const params = cursor.startsWith('id:')
-      ? { afterId: Number(cursor.slice(3)), size: NO_ROLE_FEED_PAGE_SIZE }
-      : { afterTime: cursor.replace(/^time:/, ''), size: NO_ROLE_FEED_PAGE_SIZE };
+    const after = cursor.startsWith('id:') ? Number(cursor.slice(3)) : null;
+    const params =
+      after !== null
+        ? { afterId: after, size: NO_ROLE_FEED_PAGE_SIZE }
+        : { afterTime: cursor.replace(/^time:/, ''), size: NO_ROLE_FEED_PAGE_SIZE };
     let res;
     try {
       res = await this.api.get('/oppdateringer/roller', { params });
@@ -52,16 +52,22 @@ export class NoRoleFeed implements ChangeFeed {
     const seen = new Set<string>();
     let last = -1;
     for (const item of parsed.data) {
-      last = Math.max(last, Number(item.id));
-      const orgnr = item.data?.organisasjonsnummer ?? '';
-      if (!/^\d{9}$/.test(orgnr) || seen.has(orgnr)) continue;
-      seen.add(orgnr);
-      entries.push({ registrationNumber: orgnr });
+      // An event that cannot be read is passed over: failing the page would stall the feed on it.
+      // One without an id cannot move the cursor: the ids around it do.
+      const id = eventId.safeParse(item);
+      if (id.success) last = Math.max(last, Number(id.data.id));
+      const unit = eventUnit.safeParse(item);
+      if (!unit.success || seen.has(unit.data.data.organisasjonsnummer)) continue;
+      seen.add(unit.data.data.organisasjonsnummer);
+      entries.push({ registrationNumber: unit.data.data.organisasjonsnummer });
     }
+    // Never back: the register answers after `after`, so an id below it is not one to go back to.
+    const next = after !== null && after > last ? after : last;
     return {
       entries,
-      cursor: last >= 0 ? `id:${last}` : cursor,
-      more: parsed.data.length >= NO_ROLE_FEED_PAGE_SIZE,
+      cursor: last >= 0 ? `id:${next}` : cursor,
+      // A full page without a single id gives no cursor to read on from: read again at the next poll, not at once.
+      more: parsed.data.length >= NO_ROLE_FEED_PAGE_SIZE && last >= 0,
     };
   }
 }

@@ -8,18 +8,11 @@ import { UpstreamError } from '../upstream-error';
 export const NO_FEED_PAGE_SIZE = 1_000;
 
 const page = z.object({
-  _embedded: z
-    .object({
-      oppdaterteEnheter: z.array(
-        z.object({
-          oppdateringsid: z.number().int(),
-          organisasjonsnummer: z.string(),
-          endringstype: z.string().nullish(),
-        }),
-      ),
-    })
-    .nullish(),
+  _embedded: z.object({ oppdaterteEnheter: z.array(z.unknown()) }).nullish(),
 });
+// An entry's id and its unit are read apart: an entry whose unit cannot be read still moves the cursor.
+const entryId = z.object({ oppdateringsid: z.number().int().nonnegative() });
+const entryUnit = z.object({ organisasjonsnummer: z.string().regex(/^\d{9}$/) });
 
 /**
  * Brønnøysund's keyless update feed `/oppdateringer/enheter`: which units changed, in
@@ -41,9 +34,11 @@ export class NoUpdateFeed implements ChangeFeed {
   }
 
   async read(cursor: string): Promise<FeedPage> {
-    const params = cursor.startsWith('id:')
-      ? { oppdateringsid: Number(cursor.slice(3)), size: NO_FEED_PAGE_SIZE }
-      : { dato: cursor.replace(/^dato:/, ''), size: NO_FEED_PAGE_SIZE };
+    const from = cursor.startsWith('id:') ? Number(cursor.slice(3)) : null;
+    const params =
+      from !== null
+        ? { oppdateringsid: from, size: NO_FEED_PAGE_SIZE }
+        : { dato: cursor.replace(/^dato:/, ''), size: NO_FEED_PAGE_SIZE };
     let res;
     try {
       res = await this.api.get('/oppdateringer/enheter', { params });
@@ -56,16 +51,24 @@ export class NoUpdateFeed implements ChangeFeed {
     const items = parsed.data._embedded?.oppdaterteEnheter ?? [];
     const entries: FeedEntry[] = [];
     const seen = new Set<string>();
+    let last = -1;
     for (const item of items) {
-      if (!/^\d{9}$/.test(item.organisasjonsnummer) || seen.has(item.organisasjonsnummer)) continue;
-      seen.add(item.organisasjonsnummer);
-      entries.push({ registrationNumber: item.organisasjonsnummer });
+      // An entry that cannot be read is passed over: failing the page would stall the feed on it.
+      // One without an id cannot move the cursor: the ids around it do.
+      const id = entryId.safeParse(item);
+      if (id.success) last = Math.max(last, id.data.oppdateringsid);
+      const unit = entryUnit.safeParse(item);
+      if (!unit.success || seen.has(unit.data.organisasjonsnummer)) continue;
+      seen.add(unit.data.organisasjonsnummer);
+      entries.push({ registrationNumber: unit.data.organisasjonsnummer });
     }
-    const last = items.reduce((max, i) => Math.max(max, i.oppdateringsid), -1);
+    // Never back: the register answers from `from` on, so an id below it is not one to go back to.
+    const next = from !== null && from > last + 1 ? from : last + 1;
     return {
       entries,
-      cursor: last >= 0 ? `id:${last + 1}` : cursor,
-      more: items.length >= NO_FEED_PAGE_SIZE,
+      cursor: last >= 0 ? `id:${next}` : cursor,
+      // A full page without a single id gives no cursor to read on from: read again at the next poll, not at once.
+      more: items.length >= NO_FEED_PAGE_SIZE && last >= 0,
     };
   }
 }
