@@ -2,6 +2,7 @@ import { DetectionHarness, startDetectionHarness } from '../../../test/support/d
 import type { FakeResponse } from '../../../test/support/fake-register';
 import { fixture } from '../../../test/support/fake-register';
 import type { CountryCode } from '../../registers/registers';
+import { ChangeApplier } from './snapshots/change-applier';
 
 jest.setTimeout(60_000);
 
@@ -169,3 +170,50 @@ function pick(o: unknown, keys: string[]): Record<string, unknown> {
   const src = o as Record<string, unknown>;
   return Object.fromEntries(keys.map((k) => [k, src[k]]));
 }
+
+describe('a company whose check fails on our side', () => {
+  let h: DetectionHarness;
+
+  beforeAll(async () => {
+    h = await startDetectionHarness();
+  });
+  afterAll(() => h.close());
+
+  it('fails alone: the rest of its batch is checked, and it is tried again later, not first again', async () => {
+    const refused = 'ent_dk_25052943';
+    await h.setReadable('DK', true);
+    await h.watch('acc_a', 'DK', '25052943');
+    await h.watch('acc_a', 'DK', '41774037');
+    // What Postgres answered a record it could not store (a NUL before registers' text was cleaned).
+    const applier = h.ctx.get(ChangeApplier);
+    const apply = applier.apply.bind(applier);
+    const spy = jest.spyOn(applier, 'apply').mockImplementation(async (m, snapshot, ...rest) => {
+      if (snapshot.entityId === refused)
+        throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+      return apply(m, snapshot, ...rest);
+    });
+    try {
+      const first = await h.runDueChecks();
+      expect(Object.fromEntries(first.map((r) => [r.entityId, r.outcome]))).toEqual({
+        [refused]: 'failed',
+        ent_dk_41774037: 'baseline',
+      });
+      const [row] = await h.dataSource.query(
+        `SELECT check_outcome, check_detail, lease_token, next_check_at FROM company_snapshot WHERE entity_id = $1`,
+        [refused],
+      );
+      expect(row).toMatchObject({
+        check_outcome: 'failed',
+        check_detail: 'internal_error: invalid byte sequence for encoding "UTF8": 0x00',
+        lease_token: null,
+      });
+      expect(new Date(row.next_check_at).getTime()).toBe(h.clock.now().getTime() + 5 * 60_000);
+      // Not due again at once: the next run does not pick it first.
+      expect(await h.runDueChecks()).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    h.clock.advance(5 * 60_000);
+    expect((await h.runDueChecks()).map((r) => [r.entityId, r.outcome])).toEqual([[refused, 'baseline']]);
+  });
+});

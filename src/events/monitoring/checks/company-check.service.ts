@@ -4,6 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../../platform/config/app-config';
 import { Clock } from '../../../platform/clock';
+import { isDatabaseUnavailable } from '../../../platform/database/database-errors';
+import { storableText } from '../../../platform/validation/text-input';
 import { ConnectorRegistry } from '../../../registers/connector-registry';
 import type { StreamedFiling } from '../../../registers/change-detection';
 import type { CompanyDetail, CompanyRecord } from '../../../registers/connector';
@@ -161,9 +163,31 @@ export class CompanyCheckService {
   }
 
   private async checkOne(country: CountryCode, entityId: string, token: string): Promise<CheckOutcome | 'skipped'> {
-    const outcome = await this.checkLeased(country, entityId, token);
+    let outcome: CheckOutcome | 'skipped';
+    try {
+      outcome = await this.checkLeased(country, entityId, token);
+    } catch (err) {
+      // A database that cannot answer fails the whole job, which is retried. Anything else is
+      // this company's own (a record the database refuses): it must not hold up the batch, nor
+      // be claimed first again and again.
+      if (isDatabaseUnavailable(err)) throw err;
+      outcome = await this.failed(entityId, token, err as Error);
+    }
     this.metrics.checked(country, outcome);
     return outcome;
+  }
+
+  /** A check that failed on our side: recorded, and tried again after a while (its lease let go). */
+  private async failed(entityId: string, token: string, err: Error): Promise<'failed'> {
+    this.logger.error({ err }, `check of ${entityId} failed: ${err.message}`);
+    const now = this.clock.now();
+    await this.release(entityId, token, {
+      outcome: 'failed',
+      detail: `internal_error: ${storableText(err.message)}`,
+      nextCheckAt: new Date(now.getTime() + Math.min(RETRY_AFTER_FAILURE_MS, this.intervalMs)),
+      readStartedAt: now,
+    });
+    return 'failed';
   }
 
   private async checkLeased(country: CountryCode, entityId: string, token: string): Promise<CheckOutcome | 'skipped'> {

@@ -82,7 +82,8 @@ export class SnapshotStore {
            AND EXISTS (SELECT 1 FROM watch n WHERE n.entity_id = s.entity_id AND n.notify_no_change)`
       : which === 'scheduled'
         ? '(s.next_check_at <= $2 OR s.read_requested_at IS NOT NULL)'
-        : '(s.baseline_at IS NULL OR s.read_requested_at IS NOT NULL OR (s.next_check_at <= $2 AND s.retrieved_at < $6::timestamptz))';
+        : // A pending baseline is due from its next_check_at too: a read that failed put it later.
+          '((s.baseline_at IS NULL AND s.next_check_at <= $2) OR s.read_requested_at IS NOT NULL OR (s.next_check_at <= $2 AND s.retrieved_at < $6::timestamptz))';
     const rows = await queryRows<{ entity_id: string }>(
       this.dataSource,
       `WITH due AS (
