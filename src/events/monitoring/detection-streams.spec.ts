@@ -459,3 +459,63 @@ describe('GB: a stream whose lease cannot be written when it connects', () => {
     expect(renewals).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('GB: a stream entry that cannot be applied', () => {
+  let h: DetectionHarness;
+  let runner: ChangeStreamRunner;
+  const open: ServerResponse[] = [];
+  const filingConnections: Array<string | null> = [];
+
+  beforeAll(async () => {
+    h = await startDetectionHarness({ REGISTER_GB_API_KEY: 'k', REGISTER_GB_STREAM_KEY: 'stream-key' });
+    h.fakes.GB_API.get('/company/12317301', {
+      fixture: 'registers/gb/ch-company-profile-12317301-derived-from-05954546.json',
+    });
+    h.fakes.GB_API.get('/company/12317301/officers', {
+      body: '{"items":[],"total_results":0,"kind":"officer-list"}',
+      headers: JSON_HEADERS,
+    });
+    for (const path of ['/companies', '/officers'])
+      h.fakes.GB_STREAM.get(path, () => ({
+        raw: (res) => {
+          open.push(res);
+          res.writeHead(200, JSON_HEADERS);
+          res.write('\n');
+        },
+      }));
+    h.fakes.GB_STREAM.get('/filings', (req) => ({
+      raw: (res) => {
+        open.push(res);
+        filingConnections.push(req.query.get('timepoint'));
+        res.writeHead(200, JSON_HEADERS);
+        res.write(line('ch-streaming-filings-event-10620794.json'));
+        res.write(line('ch-streaming-filings-event-12317301-cs01-timepoint-49094846.json'));
+      },
+    }));
+  });
+  afterAll(() => closeStreams(h, runner, open));
+
+  it('is passed over with an error in the log: the stream moves on instead of reading it again for good', async () => {
+    await h.setReadable('GB', true);
+    await h.watch('acc_a', 'GB', '12317301');
+    await h.runDueChecks();
+    await h.takeEvents();
+    const entries = h.ctx.get(FeedEntriesService);
+    // What a refused write of the first entry (an unwatched company's) looks like: not a database that cannot answer.
+    const spy = jest
+      .spyOn(entries, 'apply')
+      .mockRejectedValueOnce(Object.assign(new Error('invalid input syntax for type json'), { code: '22P02' }));
+    try {
+      runner = streamRunner(h);
+      runner.backoff = { initialMs: 20, maxMs: 100 };
+      runner.idleRetryMs = 20;
+      runner.onApplicationBootstrap();
+      await until(async () => (await cursorOf(h, 'GB:filings')) === '49094846', 10_000, 'the filings read');
+    } finally {
+      spy.mockRestore();
+    }
+    // One connection: the first entry did not end it, and the next was applied.
+    expect(filingConnections).toEqual([null]);
+    expect((await h.takeEvents()).map((e) => [e.accountId, e.kind])).toEqual([['acc_a', 'company.filing_published']]);
+  });
+});

@@ -2,11 +2,12 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../platform/clock';
-import type { ChangeStream } from '../../../registers/change-detection';
+import { isDatabaseUnavailable } from '../../../platform/database/database-errors';
+import type { ChangeStream, FeedEntry } from '../../../registers/change-detection';
 import { COUNTRY_CODES, CountryCode } from '../../../registers/registers';
 import { UpstreamError } from '../../../registers/upstream-error';
 import { RegisterStatusService } from '../../../status/register-status.service';
-import { DetectionEventWriter } from '../events/detection-event-writer';
+import { DetectionEventWriter, EmittedEvent } from '../events/detection-event-writer';
 import { SnapshotStore } from '../snapshots/snapshot-store';
 import { ChangeSources } from './change-sources.service';
 import { FeedCursorStore } from './feed-cursor-store';
@@ -15,6 +16,9 @@ import type { FeedSource } from './feed-names';
 
 const STREAM_LEASE_MS = 30_000;
 const RENEW_EVERY_MS = 10_000;
+
+/** Another worker holds the stream now. */
+class LostStreamError extends Error {}
 
 /**
  * Follows the change streams of every register in `stream` mode (GB with a stream key: its
@@ -96,6 +100,22 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
     await this.cursors.release(country, this.owner, source).catch(() => undefined);
   }
 
+  /** Applies one entry (none: only moves the position) and stores the position after it, in one transaction. */
+  private apply(
+    country: CountryCode,
+    source: FeedSource,
+    entry: FeedEntry | null,
+    cursor: string,
+  ): Promise<EmittedEvent[]> {
+    return this.dataSource.transaction(async (m) => {
+      const applied = entry ? (await this.entries.apply(m, country, [entry], this.clock.now())).emitted : [];
+      // Lost the stream to another worker: roll back, the other one applies it.
+      if (!(await this.cursors.store(m, country, this.owner, cursor, this.clock.now(), STREAM_LEASE_MS, source)))
+        throw new LostStreamError(`lost the ${country} ${source} stream`);
+      return applied;
+    });
+  }
+
   /** One connection, until it drops (throws) or the process stops; true if it was accepted. */
   private async connectOnce(country: CountryCode, source: FeedSource, stream: ChangeStream): Promise<boolean> {
     const held = await this.cursors.get(country, source);
@@ -115,13 +135,20 @@ export class ChangeStreamRunner implements OnApplicationBootstrap, BeforeApplica
       await stream.run(
         held?.cursor ?? null,
         async (entry, cursor) => {
-          const emitted = await this.dataSource.transaction(async (m) => {
-            const applied = entry ? (await this.entries.apply(m, country, [entry], this.clock.now())).emitted : [];
-            // Lost the stream to another worker: roll back, the other one applies it.
-            if (!(await this.cursors.store(m, country, this.owner, cursor, this.clock.now(), STREAM_LEASE_MS, source)))
-              throw new Error(`lost the ${country} ${source} stream`);
-            return applied;
-          });
+          let emitted: EmittedEvent[];
+          try {
+            emitted = await this.apply(country, source, entry, cursor);
+          } catch (err) {
+            // A database that cannot answer, or a lease lost, ends the connection: the stream is
+            // read again from the stored position. Anything else is this entry's own, and thrown
+            // it would be read again after every reconnection: the stream would stall on it.
+            if (!entry || isDatabaseUnavailable(err) || err instanceof LostStreamError) throw err;
+            this.logger.error(
+              { err },
+              `${country} ${source} stream: the entry of ${entry.registrationNumber} could not be applied, passed over: ${(err as Error).message}`,
+            );
+            emitted = await this.apply(country, source, null, cursor);
+          }
           await this.sink.wake(emitted);
         },
         connection.signal,
