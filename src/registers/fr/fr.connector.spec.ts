@@ -242,6 +242,15 @@ describe('FrConnector', () => {
     beforeEach(() => {
       fr = connector({ REGISTER_FR_API_KEY: KEY });
     });
+    /** INSEE's change feed, reading through this connector. */
+    const inseeFeed = () => {
+      const { app: config, registers } = loadConfig({
+        REGISTER_FR_API_URL: `${fake.url}${INSEE}`,
+        REGISTER_FR_API_KEY: KEY,
+        REGISTER_TIMEOUT_MS: '300',
+      });
+      return new FrInseeFeed({ settings: registers.of('FR'), config, http, clock, connector: fr });
+    };
 
     it('reports INSEE itself as its source', () => {
       expect(fr.source()).toMatchObject({ kind: 'native_official', official: true });
@@ -327,12 +336,7 @@ describe('FrConnector', () => {
         }),
         headers: { 'Content-Type': 'application/json' },
       });
-      const { app: config, registers } = loadConfig({
-        REGISTER_FR_API_URL: `${fake.url}${INSEE}`,
-        REGISTER_FR_API_KEY: KEY,
-        REGISTER_TIMEOUT_MS: '300',
-      });
-      const feed = new FrInseeFeed({ settings: registers.of('FR'), config, http, clock, connector: fr });
+      const feed = inseeFeed();
       const from = '2026-05-04T16:00:00';
       const page = await feed.read(JSON.stringify({ from }));
       expect(page.entries).toEqual([
@@ -366,12 +370,7 @@ describe('FrConnector', () => {
         }),
         headers: { 'Content-Type': 'application/json' },
       });
-      const { app: config, registers } = loadConfig({
-        REGISTER_FR_API_URL: `${fake.url}${INSEE}`,
-        REGISTER_FR_API_KEY: KEY,
-        REGISTER_TIMEOUT_MS: '300',
-      });
-      const feed = new FrInseeFeed({ settings: registers.of('FR'), config, http, clock, connector: fr });
+      const feed = inseeFeed();
       const page = await feed.read(JSON.stringify({ from: '2026-05-04T16:00:00' }));
       expect(page.entries).toHaveLength(FR_FEED_PAGE_SIZE - 1);
       expect(page.more).toBe(true);

@@ -177,6 +177,11 @@ export class CompanyCheckService {
     return outcome;
   }
 
+  /** When a company whose check failed is tried again (within its interval). */
+  private retryAfterFailure(now: Date): Date {
+    return new Date(now.getTime() + Math.min(RETRY_AFTER_FAILURE_MS, this.intervalMs));
+  }
+
   /** A check that failed on our side: recorded, and tried again after a while (its lease let go). */
   private async failed(entityId: string, token: string, err: Error): Promise<'failed'> {
     this.logger.error({ err }, `check of ${entityId} failed: ${err.message}`);
@@ -184,7 +189,7 @@ export class CompanyCheckService {
     await this.release(entityId, token, {
       outcome: 'failed',
       detail: `internal_error: ${storableText(err.message)}`,
-      nextCheckAt: new Date(now.getTime() + Math.min(RETRY_AFTER_FAILURE_MS, this.intervalMs)),
+      nextCheckAt: this.retryAfterFailure(now),
       readStartedAt: now,
     });
     return 'failed';
@@ -226,7 +231,7 @@ export class CompanyCheckService {
     } catch (err) {
       const e = UpstreamError.from(err);
       this.logger.warn(`check of ${entityId} failed: ${e.errorClass} (${e.message})`);
-      const retryAt = new Date(this.clock.now().getTime() + Math.min(RETRY_AFTER_FAILURE_MS, this.intervalMs));
+      const retryAt = this.retryAfterFailure(this.clock.now());
       await this.release(entityId, token, {
         outcome: 'failed',
         detail: `${e.errorClass}: ${e.message}`,

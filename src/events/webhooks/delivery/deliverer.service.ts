@@ -93,7 +93,7 @@ export class Deliverer implements OnApplicationShutdown {
    */
   async run(claim: ClaimedDelivery, onAnswered?: () => void): Promise<AttemptReport> {
     const started = performance.now();
-    const { response, error } = claim.unsigned ? this.unsent(claim, claim.unsigned) : await this.send(claim);
+    const { response, error } = claim.unsigned ? this.unsent(claim) : await this.send(claim);
     const durationMs = Math.round(performance.now() - started);
     // A failed attempt keeps its slots until its outcome is written: the endpoint's next claim
     // then sees the failure (and the circuit it may open), so a half-open endpoint gets one probe.
@@ -128,10 +128,12 @@ export class Deliverer implements OnApplicationShutdown {
 
   /**
    * An attempt that cannot be signed is not sent. The customer's log says so without the
-   * service's key configuration; the operator's names the key (`reason`).
+   * service's key configuration; the operator's names the key (`claim.unsigned`).
    */
-  private unsent(claim: ClaimedDelivery, reason: string): Exchange {
-    this.logger.error(`delivery ${claim.deliveryId} not sent: endpoint ${claim.endpointId}'s secret: ${reason}`);
+  private unsent(claim: ClaimedDelivery): Exchange {
+    this.logger.error(
+      `delivery ${claim.deliveryId} not sent: endpoint ${claim.endpointId}'s secret: ${claim.unsigned}`,
+    );
     return {
       response: null,
       error: {

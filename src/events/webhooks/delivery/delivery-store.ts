@@ -56,6 +56,9 @@ export interface ClaimedDelivery {
   unsigned?: string;
 }
 
+/** An endpoint's secrets as a claim opened them (`unsigned`: why none could be). */
+type OpenedSecrets = Pick<ClaimedDelivery, 'secrets' | 'unsigned'>;
+
 /**
  * One delivery, or up to `max` due deliveries of an endpoint. `skipLocked`: when another
  * claim for the endpoint is under way, claim nothing rather than wait for it (a worker that
@@ -235,14 +238,14 @@ export class DeliveryStore {
     const keyOf = (t: DeliveryTarget) => ('endpointId' in t ? t.endpointId : '');
     const requestOf = new Map(batch.map((request) => [keyOf(request.target), request]));
     const claimed = new Map<string, ClaimedDelivery[]>();
-    const secretsOf = new Map<string, string[] | { unsigned: string }>();
+    const secretsOf = new Map<string, OpenedSecrets>();
     for (const row of rows) {
       // Stored sealed (secret-box.ts): opened to sign, once per endpoint. One that cannot be
       // opened fails its own attempts, never the rest of the claim (already committed).
-      let secrets = secretsOf.get(row.c_endpoint_id);
-      if (!secrets) {
-        secrets = this.openSecrets(row, now);
-        secretsOf.set(row.c_endpoint_id, secrets);
+      let opened = secretsOf.get(row.c_endpoint_id);
+      if (!opened) {
+        opened = this.openSecrets(row, now);
+        secretsOf.set(row.c_endpoint_id, opened);
       }
       const base = {
         deliveryId: row.c_id,
@@ -257,30 +260,30 @@ export class DeliveryStore {
         attempt: row.c_attempt,
         maxAttempts: row.c_max_attempts,
         url: row.c_url,
-        secrets: Array.isArray(secrets) ? secrets : [],
+        secrets: opened.secrets,
         startedAt: now,
       };
       const key = single ? '' : row.c_endpoint_id;
       const list = claimed.get(key) ?? [];
       list.push(
-        Array.isArray(secrets)
-          ? { ...base, headers: requestOf.get(key)!.prepare(base) }
-          : { ...base, headers: {}, unsigned: secrets.unsigned },
+        opened.unsigned
+          ? { ...base, headers: {}, unsigned: opened.unsigned }
+          : { ...base, headers: requestOf.get(key)!.prepare(base) },
       );
       claimed.set(key, list);
     }
     return batch.map((request) => claimed.get(keyOf(request.target)) ?? []);
   }
 
-  /** An endpoint's signing secrets, opened; or why they cannot be. */
-  private openSecrets(row: ClaimRow, now: Date): string[] | { unsigned: string } {
+  /** An endpoint's signing secrets, opened; or none, and why they cannot be. */
+  private openSecrets(row: ClaimRow, now: Date): OpenedSecrets {
     try {
       const secrets = [this.box.open(row.c_secret)];
       if (row.c_previous_secret && row.c_previous_secret_expires_at && new Date(row.c_previous_secret_expires_at) > now)
         secrets.push(this.box.open(row.c_previous_secret));
-      return secrets;
+      return { secrets };
     } catch (err) {
-      return { unsigned: (err as Error).message };
+      return { secrets: [], unsigned: (err as Error).message };
     }
   }
 
