@@ -13,6 +13,8 @@ import { formatImportSummary } from './import-summary';
 import { DatasetImportStore } from './dataset-import-store';
 import { BUNDLED_DATASET, seedBundledSample } from '../seed/bundled-sample';
 import { refreshWordCounts } from '../word-counts';
+import { normalizeName } from '../normalize-name';
+import { MAX_FOLDED_NAME_BYTES } from './complete-row';
 import { COUNTRY_CODES, REGISTERS } from '../../registers/registers';
 
 const BACKENDS: TestBackend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -190,6 +192,31 @@ describe.each(BACKENDS)('dataset import on %s', (backend) => {
     }>;
     expect(stored.name).toBe('A\\B C "D" \\N ÆØÅ LIMITED');
     expect(stored.address).toContain('NEWTON \\ CENTRE');
+  });
+
+  it('imports a name longer than an index entry may be: stored whole, folded and cut at a word', async () => {
+    const [header, a, b] = fixtureText(GB_SAMPLE).trim().split('\n');
+    // 'ﷺ' unfolds (NFKD) to four Arabic words: a folded name can be longer than the name itself.
+    const long = `${Array.from({ length: 400 }, (_, i) => `ÆBLE${i} ﷺ`).join(' ')} LIMITED`;
+    const path = file('long.csv', [header, a.replace('"! LIMITED"', `"${long}"`), b].join('\n'));
+    // The first import of an empty dataset (on Postgres, a table of its own, indexed after the
+    // load), then a newer one over it (rows updated in place).
+    for (const [producedAt, expected] of [
+      ['2024-05-01T00:00:00Z', { inserted: 2 }],
+      ['2024-06-01T00:00:00Z', { updated: 2 }],
+    ] as const) {
+      const summary = await run({ country: 'GB', file: path, producedAt: new Date(producedAt) });
+      expect(summary).toMatchObject({ rows: 2, rejected: { total: 0 }, ...expected });
+    }
+    const [stored] = (await dataSource.query(
+      `SELECT name, name_normalized FROM company WHERE country = 'GB' AND name LIKE 'ÆBLE0 %'`,
+    )) as Array<{ name: string; name_normalized: string }>;
+    expect(stored.name).toBe(long);
+    const folded: string = stored.name_normalized;
+    expect(Buffer.byteLength(folded)).toBeLessThanOrEqual(MAX_FOLDED_NAME_BYTES);
+    expect(Buffer.byteLength(folded)).toBeGreaterThan(MAX_FOLDED_NAME_BYTES - 100);
+    expect(folded.startsWith('aeble0 صلى الله عليه وسلم aeble1 ')).toBe(true);
+    expect(normalizeName(long).startsWith(`${folded} `)).toBe(true);
   });
 
   it('reads gzip and zip input: the NO array gzipped, the GB CSV and FR CSV zipped', async () => {
