@@ -56,7 +56,7 @@ describe('DK virksomhed dump reader', () => {
     expect(rows.map((r) => r.registrationNumber)).toEqual(['25052943', '25052943']);
   });
 
-  it('rejects broken JSON, a hit without document, a missing number, a missing name and a bad date', async () => {
+  it('rejects broken JSON, a hit without document, a missing number, a missing name and bad dates', async () => {
     const [magenta, wealth] = realVirksomhedLines();
     const doc = (JSON.parse(magenta) as { _source: { Vrvirksomhed: Record<string, unknown> } })._source.Vrvirksomhed;
     const meta = doc.virksomhedMetadata as Record<string, unknown>;
@@ -70,6 +70,16 @@ describe('DK virksomhed dump reader', () => {
       JSON.stringify({
         _source: { Vrvirksomhed: { ...doc, virksomhedMetadata: { ...meta, stiftelsesDato: '1999-11-31' } } },
       }),
+      // Without a founding date, the first period's start is the date: year 0 is no date (Postgres refuses it).
+      JSON.stringify({
+        _source: {
+          Vrvirksomhed: {
+            ...doc,
+            livsforloeb: [{ periode: { gyldigFra: '0000-01-01', gyldigTil: null } }],
+            virksomhedMetadata: { ...meta, stiftelsesDato: null },
+          },
+        },
+      }),
       wealth,
     ];
     const { rows, rejections } = await collect(readDkVirksomhed, chunked(lines.join('\n'), 2048), readerContext('DK'));
@@ -80,7 +90,9 @@ describe('DK virksomhed dump reader', () => {
       [3, 'missing registration number'],
       [4, 'missing name'],
       [5, 'bad date'],
+      [6, 'bad date'],
     ]);
     expect(rejections[4].detail).toBe('virksomhedMetadata.stiftelsesDato "1999-11-31"');
+    expect(rejections[5].detail).toBe('livsforloeb.periode.gyldigFra "0000-01-01"');
   });
 });

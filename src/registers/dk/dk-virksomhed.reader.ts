@@ -51,6 +51,8 @@ export async function* readDkVirksomhed(input: Readable, ctx: ReaderContext): As
           // The number was checked above: what the connector's parser misses is the name.
           throw new RecordRejected('missing name', 'virksomhedMetadata.nyesteNavn.navn / navne');
         }
+        // Without a founding date the parser takes the first period's start, unchecked so far.
+        if (typeof meta.stiftelsesDato !== 'string') dateIso(record.incorporationDate, 'livsforloeb.periode.gyldigFra');
         yield row(fromConnectorRecord(record, `${web}/enhed/virksomhed/${record.registrationNumber}`));
       } catch (err) {
         if (!(err instanceof RecordRejected)) throw err;
