@@ -58,8 +58,22 @@ function send(req: Request, res: Response, file: string, type: string): void {
     throw new ApiError('not_found', `There is nothing at ${req.path.slice(0, 100)}.`);
   }
   setPageSecurityHeaders(res);
-  res.sendFile(file, { cacheControl: false, headers: { 'Content-Type': type } }, (err) => {
-    if (err && !res.headersSent)
-      writeProblem(req, res, new ApiError('not_found', `There is nothing at ${req.path.slice(0, 100)}.`));
-  });
+  res.sendFile(
+    file,
+    { cacheControl: false, headers: { 'Content-Type': type } },
+    (err?: Error & { status?: number }) => {
+      if (!err || res.headersSent) return;
+      // The file is there: a condition or a range it does not meet is said as such, not as a 404.
+      const problem =
+        err.status === 412
+          ? new ApiError('precondition_failed', `${req.path.slice(0, 100)} does not meet the request's condition.`)
+          : err.status === 416
+            ? new ApiError(
+                'range_not_satisfiable',
+                `The range asked for lies past the end of ${req.path.slice(0, 100)}.`,
+              )
+            : new ApiError('not_found', `There is nothing at ${req.path.slice(0, 100)}.`);
+      writeProblem(req, res, problem);
+    },
+  );
 }

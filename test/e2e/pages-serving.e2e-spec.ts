@@ -1,4 +1,4 @@
-import { get as httpGet } from 'node:http';
+import { get as httpGet, IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { COUNTRY_CODES, countryList } from '../../src/registers/registers';
 import { PAGE_CSP } from '../../src/web/security-headers';
@@ -122,6 +122,36 @@ describe('pages: serving', () => {
       ).on('error', reject),
     );
     expect(status).toBe(304);
+  });
+
+  it('answers a range past the end with 416 and an unmet If-Match with 412, as problems (not 404)', async () => {
+    // node:http, not fetch: the request goes out with exactly these headers.
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) =>
+        httpGet(`${app.url}${path}`, { headers }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        }).on('error', reject),
+      );
+    const part = await raw('/assets/search.js', { Range: 'bytes=0-10' });
+    expect(part.status).toBe(206);
+    expect(part.body).toHaveLength(11);
+    const size = Number(/^bytes 0-10\/(\d+)$/.exec(part.headers['content-range'] ?? '')?.[1]);
+    expect(size).toBeGreaterThan(11);
+
+    const past = await raw('/assets/search.js', { Range: `bytes=${size}-` });
+    expect(past.status).toBe(416);
+    expect(past.headers['content-range']).toBe(`bytes */${size}`);
+    expect(past.headers['content-type']).toContain('application/problem+json');
+    expect(JSON.parse(past.body)).toMatchObject({ status: 416, code: 'range_not_satisfiable' });
+
+    const etag = (await raw('/', {})).headers.etag!;
+    expect((await raw('/', { 'If-Match': etag })).status).toBe(200);
+    const unmet = await raw('/', { 'If-Match': '"not-this-version"' });
+    expect(unmet.status).toBe(412);
+    expect(JSON.parse(unmet.body)).toMatchObject({ status: 412, code: 'precondition_failed' });
   });
 
   it('answers unknown assets and other methods as the API does (problem+json 404, 405)', async () => {

@@ -97,6 +97,12 @@ export const PROBLEMS = {
     description:
       'The request cannot be applied to the object as it is now: e.g. revoking the last active API key, a second pending access request, sending a test event to a disabled endpoint, more endpoints than an account may have.',
   },
+  precondition_failed: {
+    status: 412,
+    title: 'Precondition failed',
+    description:
+      'A conditional request for a page or asset (If-Match, If-Unmodified-Since) whose condition the current file does not meet.',
+  },
   payload_too_large: {
     status: 413,
     title: 'Request body too large',
@@ -106,6 +112,12 @@ export const PROBLEMS = {
     status: 415,
     title: 'Unsupported media type',
     description: 'The request body is not in a media type the endpoint accepts (application/json).',
+  },
+  range_not_satisfiable: {
+    status: 416,
+    title: 'Range not satisfiable',
+    description:
+      'The Range header of a request for a page or asset lies wholly past the end of the file; Content-Range gives its length.',
   },
   target_not_allowed: {
     status: 422,
