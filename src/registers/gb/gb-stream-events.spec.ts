@@ -1,5 +1,11 @@
 import { fixture } from '../../../test/support/fake-register';
-import { companyNumberOf, parseFilingHistory, parseStreamLine, StreamContext } from './gb-stream-events';
+import {
+  companyNumberOf,
+  MAX_RESOURCE_ID,
+  parseFilingHistory,
+  parseStreamLine,
+  StreamContext,
+} from './gb-stream-events';
 
 const ctx: StreamContext = {
   webUrl: 'https://find-and-update.company-information.service.gov.uk',
@@ -91,6 +97,27 @@ describe('Companies House stream lines, on recorded events', () => {
       timepoint,
       entry: { registrationNumber: '05954546', record: { name: 'GLENCOYNE ENGINEERING LTD' } },
     });
+  });
+
+  it('an officer or filing whose id is longer than any the register gives is nothing to compare at its timepoint', () => {
+    const long = 'x'.repeat(MAX_RESOURCE_ID + 1);
+    const officer = JSON.parse(recorded('ch-streaming-officers-event-13577252-corporate-director-appointment.json'));
+    const filing = JSON.parse(recorded('ch-streaming-filings-event-10676322-aa-micro-entity.json'));
+    for (const [stream, event] of [
+      ['officers', { ...officer, resource_id: long }],
+      ['filings', { ...filing, resource_id: long }],
+      ['filings', { ...filing, data: { ...filing.data, transaction_id: long } }],
+    ] as const)
+      expect(parseStreamLine(stream, JSON.stringify(event), ctx)).toEqual({
+        timepoint: event.event.timepoint,
+        entry: null,
+      });
+    // At the longest id taken, the filing is read.
+    const longest = { ...filing, data: { ...filing.data, transaction_id: long.slice(1) } };
+    expect(parseStreamLine('filings', JSON.stringify(longest), ctx).entry?.filing).toBeDefined();
+    // A filing history page leaves such an item out, as one without an id.
+    const page = { items: [{ ...filing.data, transaction_id: long }, filing.data] };
+    expect(parseFilingHistory(page, '10676322', ctx).map((f) => f.resourceId)).toEqual([filing.data.transaction_id]);
   });
 
   it('takes the company number from a resource_uri with or without its leading slash', () => {

@@ -28,6 +28,13 @@ const envelope = z.object({
   }),
 });
 
+/**
+ * Longest resource or transaction id taken (Companies House's are under 40 characters): the
+ * id is kept as part of a primary key, which Postgres refuses past 2,704 bytes. A resource
+ * with a longer one is nothing to compare, as one without an id.
+ */
+export const MAX_RESOURCE_ID = 200;
+
 const text = z.string().nullish();
 const filing = z.object({
   category: text,
@@ -35,7 +42,7 @@ const filing = z.object({
   date: text,
   description: text,
   description_values: z.record(z.string(), z.unknown()).nullish(),
-  transaction_id: text,
+  transaction_id: z.string().max(MAX_RESOURCE_ID).nullish(),
   annotations: z.array(z.unknown()).nullish(),
 });
 
@@ -98,7 +105,7 @@ export function parseStreamLine(stream: GbStreamName, line: string, ctx: StreamC
   }
   const number = companyNumberOf(parsed.data.resource_uri);
   const resourceId = parsed.data.resource_id;
-  if (!number || !resourceId) return { timepoint, entry: null };
+  if (!number || !resourceId || resourceId.length > MAX_RESOURCE_ID) return { timepoint, entry: null };
   if (stream === 'officers') {
     const officer = parseStreamedAppointment(data);
     if (!officer) return { timepoint, entry: null };
@@ -141,7 +148,8 @@ function profileOf(data: unknown): ChRecord | null {
 /**
  * A page of the Public Data API's filing history (`GET /company/{n}/filing-history`): its items
  * are the filings the filings stream sends (`filingHistoryItem`), newest first. An item without
- * a `transaction_id` cannot be told apart from another and is left out.
+ * a `transaction_id` (or with one past MAX_RESOURCE_ID) cannot be told apart from another and is
+ * left out.
  */
 export function parseFilingHistory(body: unknown, number: string, ctx: StreamContext): StreamedFiling[] {
   const page = z.object({ items: z.array(z.unknown()).nullish() }).safeParse(storableJson(body));
