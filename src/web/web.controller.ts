@@ -53,27 +53,22 @@ export class WebController implements OnModuleInit {
 }
 
 function send(req: Request, res: Response, file: string, type: string): void {
-  if (!existsSync(file)) {
-    // Either a wrong name, or the pages were never built (tsc alone does not build them).
-    throw new ApiError('not_found', `There is nothing at ${req.path.slice(0, 100)}.`);
-  }
+  // Either a wrong name, or the pages were never built (tsc alone does not build them).
+  if (!existsSync(file)) throw sendFailure(req, 404);
   setPageSecurityHeaders(res);
   res.sendFile(
     file,
     { cacheControl: false, headers: { 'Content-Type': type } },
     (err?: Error & { status?: number }) => {
-      if (!err || res.headersSent) return;
-      // The file is there: a condition or a range it does not meet is said as such, not as a 404.
-      const problem =
-        err.status === 412
-          ? new ApiError('precondition_failed', `${req.path.slice(0, 100)} does not meet the request's condition.`)
-          : err.status === 416
-            ? new ApiError(
-                'range_not_satisfiable',
-                `The range asked for lies past the end of ${req.path.slice(0, 100)}.`,
-              )
-            : new ApiError('not_found', `There is nothing at ${req.path.slice(0, 100)}.`);
-      writeProblem(req, res, problem);
+      if (err && !res.headersSent) writeProblem(req, res, sendFailure(req, err.status));
     },
   );
+}
+
+/** Why a page or asset was not sent, by sendFile's status: a condition or a range the file does not meet, else no file. */
+function sendFailure(req: Request, status: number | undefined): ApiError {
+  const at = req.path.slice(0, 100);
+  if (status === 412) return new ApiError('precondition_failed', `${at} does not meet the request's condition.`);
+  if (status === 416) return new ApiError('range_not_satisfiable', `The range asked for lies past the end of ${at}.`);
+  return new ApiError('not_found', `There is nothing at ${at}.`);
 }
