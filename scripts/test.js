@@ -4,13 +4,13 @@
 // suite and the multi-process/scale specs on real Postgres and Redis.
 //
 // With the real services, the phases run in two lanes side by side, one per core, of about the
-// same length: the unit specs then the end-to-end suite embedded in one (no service at all), the
-// multi-process and large-import specs then the end-to-end suite on Postgres + Bull in the
-// other (the embedded end-to-end phase is the longest: paired with the shortest, the unit
-// specs). They share nothing a test could trip over: every test
-// database is created for the test (test/support/database.ts), every Redis key prefix is random,
-// every port is picked free, and the embedded suite uses no service at all. Each lane's phases
-// still run one test file at a time (--runInBand), and each line of output says its phase.
+// same length: the unit specs, the end-to-end suite embedded and two multi-process specs in one;
+// the other multi-process specs, the million-row imports (about ten minutes on a slow host) and
+// the end-to-end suite on Postgres + Bull in the other. They share nothing a test could trip
+// over: every test database is created for the test (test/support/database.ts), every Redis
+// key prefix is random, every port is picked free, and the embedded suite uses no service at
+// all. Each lane's phases still run one test file at a time (--runInBand), and each line of
+// output says its phase.
 // TEST_SERIAL=1 (or a one-core machine) runs the four phases one after another as before.
 const { spawn } = require('node:child_process');
 const { availableParallelism } = require('node:os');
@@ -39,6 +39,16 @@ const SERVICES = {
   project: 'services',
   env: { TEST_MODE: 'services' },
 };
+/** Two multi-process specs of SERVICES (about 100 s), run apart when the lanes run side by side. */
+const MOVED = 'test/services/(detection-multi-worker|webhook-delivery-processes)\\.spec\\.ts$';
+const SERVICES_REST = { ...SERVICES, args: ['--testPathIgnorePatterns', MOVED] };
+const SERVICES_MOVED = {
+  label: 'real services: delivery and detection across worker processes',
+  tag: 'services-workers',
+  project: 'services',
+  env: { TEST_MODE: 'services' },
+  args: ['--testPathPattern', MOVED],
+};
 
 /** Runs one phase; resolves with its exit status. Lines are prefixed with its tag when lanes share the output. */
 function runPhase(phase, prefixed) {
@@ -53,6 +63,7 @@ function runPhase(phase, prefixed) {
       '--selectProjects',
       phase.project,
       '--runInBand',
+      ...(phase.args ?? []),
       ...extra,
     ],
     {
@@ -97,7 +108,10 @@ async function main() {
   } else if (process.env.TEST_SERIAL === '1' || availableParallelism() < 2) {
     failed = await runLane([UNIT, E2E_EMBEDDED, E2E_SERVICES, SERVICES], false);
   } else {
-    const lanes = await Promise.all([runLane([UNIT, E2E_EMBEDDED], true), runLane([SERVICES, E2E_SERVICES], true)]);
+    const lanes = await Promise.all([
+      runLane([UNIT, E2E_EMBEDDED, SERVICES_MOVED], true),
+      runLane([SERVICES_REST, E2E_SERVICES], true),
+    ]);
     failed = lanes.flat();
   }
   if (!services) {
