@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import Redis from 'ioredis';
 import { rootModuleFor } from '../../src/app/app.module';
 import { Clock, ManualClock } from '../../src/platform/clock';
 import { loadConfig } from '../../src/app/config';
@@ -70,6 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const mode = options.mode ?? MODE;
   const role = options.role ?? 'all';
   let dropDatabase = async () => undefined as void;
+  let dropRedisKeys = async () => undefined as void;
   let databaseUrl: string | undefined;
   const env: Record<string, string> = {
     LOG_LEVEL: 'silent',
@@ -90,7 +92,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     databaseUrl = db.url;
     env.REDIS_URL = process.env.REDIS_URL;
     env.WEBHOOK_SECRETS_KEY ??= TEST_SECRETS_KEY;
-    env.REDIS_KEY_PREFIX = env.REDIS_KEY_PREFIX ?? `rltest-${randomBytes(4).toString('hex')}`;
+    if (!env.REDIS_KEY_PREFIX) {
+      const prefix = `rltest-${randomBytes(4).toString('hex')}`;
+      env.REDIS_KEY_PREFIX = prefix;
+      dropRedisKeys = () => deleteRedisKeys(process.env.REDIS_URL!, prefix);
+    }
   } else {
     env.DATA_DIR = env.DATA_DIR ?? 'memory://';
   }
@@ -121,6 +127,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const mismatches = options.checkResponses === false ? [] : checkAgainstDocument(app, responses);
       await app.close();
       await dropDatabase();
+      await dropRedisKeys();
       if (mismatches.length > 0) {
         throw new Error(
           `${mismatches.length} response(s) do not match the OpenAPI document:\n  ${[...new Set(mismatches)].slice(0, 25).join('\n  ')}`,
@@ -128,6 +135,24 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       }
     },
   };
+}
+
+/**
+ * Deletes the keys of a Redis prefix this helper made up (its Bull queues' jobs, rate-limit
+ * counts), as the test database is dropped: a long-lived Redis would otherwise keep every
+ * run's. Best effort: a test never fails on it.
+ */
+async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1_000 }) as AsyncIterable<string[]>)
+      if (keys.length > 0) await redis.unlink(...keys);
+  } catch {
+    /* the Redis is gone or stalled: nothing to tidy */
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /**
