@@ -43,10 +43,9 @@ const SERVICES = {
 const MOVED = 'test/services/(detection-multi-worker|webhook-delivery-processes)\\.spec\\.ts$';
 const SERVICES_REST = { ...SERVICES, args: ['--testPathIgnorePatterns', MOVED] };
 const SERVICES_MOVED = {
+  ...SERVICES,
   label: 'real services: delivery and detection across worker processes',
   tag: 'services-workers',
-  project: 'services',
-  env: { TEST_MODE: 'services' },
   args: ['--testPathPattern', MOVED],
 };
 
