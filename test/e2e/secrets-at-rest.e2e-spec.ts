@@ -116,6 +116,13 @@ describe('webhook signing secrets at rest', () => {
     });
     // The customer is not told the service's key configuration.
     expect(JSON.stringify(detail)).not.toContain('WEBHOOK_SECRETS');
+    // Nothing was sent, so nothing failed on the customer's side: the endpoint's run of
+    // failures is not started, its circuit stays closed, and it can never be disabled for this.
+    const [endpoint] = await dataSource.query(
+      `SELECT enabled, failing_since, circuit_failures, circuit_opened FROM webhook_endpoint WHERE id = $1`,
+      [broken.body.id],
+    );
+    expect(endpoint).toEqual({ enabled: true, failing_since: null, circuit_failures: 0, circuit_opened: 0 });
 
     // The key is back: the next attempts are sent, signed with the endpoint's own secret.
     await dataSource.query(`UPDATE webhook_endpoint SET secret = $2 WHERE id = $1`, [broken.body.id, sealed]);

@@ -147,12 +147,16 @@ export class DeliveryOutcomes {
   }
 
   private async write(batch: Outcome[]): Promise<void> {
+    // An attempt that could not be signed was never sent: the fault is ours, not the receiver's,
+    // so it neither adds to the endpoint's run of failures nor opens its circuit or disables it.
     const endpoints = failureRuns(
-      batch.map((o) => ({
-        endpointId: o.claim.endpointId,
-        succeeded: o.next.state === 'succeeded',
-        startedAt: o.claim.startedAt,
-      })),
+      batch
+        .filter((o) => !o.claim.unsigned)
+        .map((o) => ({
+          endpointId: o.claim.endpointId,
+          succeeded: o.next.state === 'succeeded',
+          startedAt: o.claim.startedAt,
+        })),
     );
     const ids = [...endpoints.keys()];
     const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -254,7 +258,7 @@ export class DeliveryOutcomes {
         continue;
       }
       let reason = o.next.disableEndpoint ?? null;
-      const since = failingSince.get(o.claim.endpointId);
+      const since = o.claim.unsigned ? undefined : failingSince.get(o.claim.endpointId);
       if (!reason && since && o.now.getTime() - since.getTime() >= this.config.webhooks.disableAfterMs) {
         reason = `Every delivery attempt failed from ${since.toISOString()} to ${o.now.toISOString()}.`;
       }

@@ -76,7 +76,7 @@ export class DeliveryAttemptDto {
     type: String,
     nullable: true,
     description:
-      'null on success; otherwise http_error (non-2xx), redirect_not_followed (3xx), timeout, connection_refused, connection_reset, dns_error, tls_error, network_error, target_not_allowed (the address connected to is private), abandoned (the worker stopped mid-attempt), signing_unavailable (not sent: the service could not sign it, a fault on our side; tried again on the schedule).',
+      'null on success; otherwise http_error (non-2xx), redirect_not_followed (3xx), timeout, connection_refused, connection_reset, dns_error, tls_error, network_error, target_not_allowed (the address connected to is private), abandoned (the worker stopped mid-attempt), signing_unavailable (not sent: the service could not sign it, a fault on our side; tried again on the schedule, and never counted against the endpoint’s circuit or its disabling).',
   })
   errorClass: string | null;
   @ApiProperty({ type: String, nullable: true }) errorMessage: string | null;
