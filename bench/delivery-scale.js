@@ -426,7 +426,7 @@ async function main() {
   } finally {
     await Promise.all(workers.map((w) => stop(w)));
     for (const child of children) await stop(child);
-    await require('./lib').dropBenchState({ queues, dataSource, database: name });
+    await require('./lib').dropBenchState({ queues, dataSource, database: name, redisPrefix: env.REDIS_KEY_PREFIX });
   }
 }
 

@@ -206,6 +206,7 @@ async function scenario(workers, perRegister, intervalS) {
     await Promise.all(children.map((c) => stop(c)));
     await db.end();
     await fakes.stop();
+    await require('./lib').dropRedisPrefix(env.REDIS_KEY_PREFIX);
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }

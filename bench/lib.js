@@ -189,16 +189,33 @@ function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
+/** Deletes every key of a bench's Redis prefix (best effort: a bench never fails on it). */
+async function dropRedisPrefix(prefix) {
+  if (!prefix || !process.env.REDIS_URL) return;
+  const Redis = require('ioredis');
+  const redis = new Redis(process.env.REDIS_URL, { connectTimeout: 2_000, maxRetriesPerRequest: 1 });
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1_000 }))
+      if (keys.length > 0) await redis.unlink(...keys);
+  } catch {
+    /* the Redis is gone or stalled */
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /**
  * What a bench on Postgres + Bull leaves behind, removed: its queues' keys, its connection and
  * its database (forced: a killed process may still hold a session).
  */
-async function dropBenchState({ queues, dataSource, database }) {
+async function dropBenchState({ queues, dataSource, database, redisPrefix }) {
   for (const q of queues)
     await q
       .obliterate({ force: true })
       .catch(() => undefined)
       .then(() => q.close());
+  // The queues the bench did not open (the worker's feed polls, detection checks) too.
+  await dropRedisPrefix(redisPrefix);
   await dataSource?.destroy();
   const { Client } = require('pg');
   const c = new Client({ connectionString: process.env.DATABASE_URL });
@@ -209,6 +226,7 @@ async function dropBenchState({ queues, dataSource, database }) {
 
 module.exports = {
   dropBenchState,
+  dropRedisPrefix,
   BENCH_SECRETS_KEY,
   median,
   percentile,

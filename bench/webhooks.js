@@ -438,7 +438,7 @@ async function main() {
   } finally {
     await stop(worker);
     await stop(receiver);
-    await require('./lib').dropBenchState({ queues, dataSource, database: name });
+    await require('./lib').dropBenchState({ queues, dataSource, database: name, redisPrefix: env.REDIS_KEY_PREFIX });
   }
 }
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 // The benchmark's fake registers: any number answers, from recorded templates.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -10,6 +9,7 @@ import { createTestPostgresDatabase, HAS_SERVICES } from '../support/database';
 import { call, eventually } from '../support/event-side';
 import { runProcess, startProcess, Started, waitForHttp } from '../support/processes';
 import { unreachableRegisters } from '../support/test-app';
+import { testRedisPrefix } from '../support/redis-keys';
 
 jest.setTimeout(180_000);
 
@@ -20,6 +20,8 @@ const PORT = 3431;
 /** Detection with the api and two workers as separate OS processes on one Postgres and one Redis. */
 suite('change detection with two workers on Bull', () => {
   let db: { url: string; drop: () => Promise<void> };
+  /** The processes' Bull queues and locks, deleted with the database. */
+  const redis = testRedisPrefix('rldetect');
   let fakes: any;
   let sql: Client;
   const started: Started[] = [];
@@ -35,6 +37,7 @@ suite('change detection with two workers on Bull', () => {
     await sql?.end();
     await fakes?.stop();
     await db?.drop();
+    await redis.drop();
   });
 
   it('checks each company once per cycle, never twice at once, and emits each change once', async () => {
@@ -43,7 +46,7 @@ suite('change detection with two workers on Bull', () => {
       ...fakes.env,
       DATABASE_URL: db.url,
       REDIS_URL: process.env.REDIS_URL!,
-      REDIS_KEY_PREFIX: `rldetect-${randomBytes(4).toString('hex')}`,
+      REDIS_KEY_PREFIX: redis.prefix,
       MIGRATE_ON_BOOT: 'false',
       DATASET_SEED: 'false',
       REGISTER_AU_GUID: 'guid',

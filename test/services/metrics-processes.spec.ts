@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createTestPostgresDatabase, HAS_SERVICES } from '../support/database';
 import { eventually, signUp } from '../support/event-side';
 import { FakeRegisters, startFakeRegisters } from '../support/fake-registers';
@@ -16,6 +15,7 @@ import {
 } from '../support/prometheus';
 import { unreachableRegisters } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { testRedisPrefix } from '../support/redis-keys';
 
 jest.setTimeout(240_000);
 
@@ -47,6 +47,8 @@ const WORKER_FAMILIES = [
  */
 suite('metrics of the api and worker processes (Postgres + Bull)', () => {
   let db: { url: string; drop: () => Promise<void> };
+  /** The processes' Bull queues and locks, deleted with the database. */
+  const redis = testRedisPrefix('rlmx');
   let fakes: FakeRegisters;
   let receiver: WebhookReceiver;
   let api: Started;
@@ -63,7 +65,7 @@ suite('metrics of the api and worker processes (Postgres + Bull)', () => {
       REGISTER_AU_GUID: 'guid',
       DATABASE_URL: db.url,
       REDIS_URL: process.env.REDIS_URL!,
-      REDIS_KEY_PREFIX: `rlmx-${randomBytes(4).toString('hex')}`,
+      REDIS_KEY_PREFIX: redis.prefix,
       MIGRATE_ON_BOOT: 'false',
       WEBHOOK_TARGET_ALLOWLIST: '127.0.0.1/32',
       WEBHOOK_RETRY_SCHEDULE: '1s,1s',
@@ -93,6 +95,7 @@ suite('metrics of the api and worker processes (Postgres + Bull)', () => {
     await receiver?.stop();
     await fakes?.stop();
     await db?.drop();
+    await redis.drop();
   });
 
   const scrape = async (port: number): Promise<{ text: string; page: MetricsPage }> => {

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { COUNTRY_CODES } from '../../src/registers/registers';
 import { createTestPostgresDatabase, HAS_SERVICES } from '../support/database';
 import { FakeRegisters, startFakeRegisters } from '../support/fake-registers';
 import { runProcess, startProcess, Started, waitForHttp } from '../support/processes';
 import { unreachableRegisters } from '../support/test-app';
+import { testRedisPrefix } from '../support/redis-keys';
 
 jest.setTimeout(120_000);
 
@@ -13,6 +13,8 @@ const suite = HAS_SERVICES ? describe : describe.skip;
 /** The api and the worker as separate OS processes on one Postgres and one Redis. */
 suite('several processes on real Postgres and Redis', () => {
   let db: { url: string; drop: () => Promise<void> };
+  /** The processes' Bull queues and locks, deleted with the database. */
+  const redis = testRedisPrefix('rlmulti');
   let fakes: FakeRegisters;
   const started: Started[] = [];
   let env: Record<string, string>;
@@ -25,7 +27,7 @@ suite('several processes on real Postgres and Redis', () => {
       ...fakes.env,
       DATABASE_URL: db.url,
       REDIS_URL: process.env.REDIS_URL!,
-      REDIS_KEY_PREFIX: `rlmulti-${randomBytes(4).toString('hex')}`,
+      REDIS_KEY_PREFIX: redis.prefix,
       MIGRATE_ON_BOOT: 'false',
       REGISTER_DK_USERNAME: 'u',
       REGISTER_DK_PASSWORD: 'p',
@@ -37,6 +39,7 @@ suite('several processes on real Postgres and Redis', () => {
     await Promise.all(started.map((s) => s.stop()));
     await fakes?.stop();
     await db?.drop();
+    await redis.drop();
   });
 
   it('applies migrations from two processes started at once (advisory lock), then finds none pending', async () => {

@@ -1,5 +1,4 @@
 import { testSecretBox } from '../support/secrets';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import { call, eventually } from '../support/event-side';
 import { runProcess, startProcess, Started, waitForHttp } from '../support/processes';
 import { unreachableRegisters } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { testRedisPrefix } from '../support/redis-keys';
 
 jest.setTimeout(180_000);
 
@@ -57,6 +57,8 @@ const suite = HAS_SERVICES ? describe : describe.skip;
 /** api and worker processes on one Postgres and one Redis, as deployed; the test emits events as detection will. */
 suite('webhook delivery across processes (Postgres + Bull)', () => {
   let db: { url: string; drop: () => Promise<void> };
+  /** The processes' Bull queues and locks, deleted with the database. */
+  const redis = testRedisPrefix('rlwh');
   let env: Record<string, string>;
   let api: Started;
   const workers: Started[] = [];
@@ -74,7 +76,7 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
       ...DELIVERY_ENV,
       DATABASE_URL: db.url,
       REDIS_URL: process.env.REDIS_URL!,
-      REDIS_KEY_PREFIX: `rlwh-${randomBytes(4).toString('hex')}`,
+      REDIS_KEY_PREFIX: redis.prefix,
       MIGRATE_ON_BOOT: 'false',
     };
     expect((await runProcess('cli/migrate.js', [], env)).code).toBe(0);
@@ -139,6 +141,7 @@ suite('webhook delivery across processes (Postgres + Bull)', () => {
     await dataSource?.destroy();
     await receiver?.stop();
     await db?.drop();
+    await redis.drop();
   });
 
   async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {

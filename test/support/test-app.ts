@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import Redis from 'ioredis';
 import { rootModuleFor } from '../../src/app/app.module';
 import { Clock, ManualClock } from '../../src/platform/clock';
 import { loadConfig } from '../../src/app/config';
@@ -11,6 +9,7 @@ import type { RegistersConfig } from '../../src/registers/register-config';
 import { REGISTER_TABLE } from '../../src/registers/registers';
 import { configureHttpApp } from '../../src/app/http-app';
 import { createTestPostgresDatabase } from './database';
+import { testRedisPrefix } from './redis-keys';
 import { ensureEmbeddedTemplate } from './embedded-templates';
 import { TEST_SECRETS_KEY } from './secrets';
 import { OpenApiDocument } from '../../src/platform/openapi/openapi.controller';
@@ -93,9 +92,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     env.REDIS_URL = process.env.REDIS_URL;
     env.WEBHOOK_SECRETS_KEY ??= TEST_SECRETS_KEY;
     if (!env.REDIS_KEY_PREFIX) {
-      const prefix = `rltest-${randomBytes(4).toString('hex')}`;
-      env.REDIS_KEY_PREFIX = prefix;
-      dropRedisKeys = () => deleteRedisKeys(process.env.REDIS_URL!, prefix);
+      const own = testRedisPrefix('rltest');
+      env.REDIS_KEY_PREFIX = own.prefix;
+      dropRedisKeys = own.drop;
     }
   } else {
     env.DATA_DIR = env.DATA_DIR ?? 'memory://';
@@ -135,24 +134,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       }
     },
   };
-}
-
-/**
- * Deletes the keys of a Redis prefix this helper made up (its Bull queues' jobs, rate-limit
- * counts), as the test database is dropped: a long-lived Redis would otherwise keep every
- * run's. Best effort: a test never fails on it.
- */
-async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1_000 }) as AsyncIterable<string[]>)
-      if (keys.length > 0) await redis.unlink(...keys);
-  } catch {
-    /* the Redis is gone or stalled: nothing to tidy */
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /**
