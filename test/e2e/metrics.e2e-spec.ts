@@ -167,6 +167,8 @@ describe(`metrics of the all-in-one process (${MODE})`, () => {
       expect(Object.keys(s.labels).sort()).toEqual(['feed', 'register']);
       expect(s.value).toBeGreaterThanOrEqual(0);
     }
+    // The process and its database share this host's clock.
+    expect(Math.abs(value(page, 'database_clock_offset_seconds', {}))).toBeLessThan(1);
   });
 
   it('serves only GET /metrics on its port, and nothing of the API', async () => {
@@ -191,6 +193,29 @@ describe(`metrics of the all-in-one process (${MODE})`, () => {
     const named = new Set(expressions.flatMap(metricNames));
     expect(named.size).toBeGreaterThanOrEqual(10);
     expect([...named].filter((n) => !served.has(n))).toEqual([]);
+  });
+});
+
+describe(`a process whose clock is off the database's (${MODE})`, () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // The test clock stands at 2026-11-22T12:00Z whatever the date: days off the database's.
+    app = await startTestApp({ env: { METRICS_PORT: '0', PROBE_INTERVAL_SECONDS: '86400' } });
+  });
+  afterAll(() => app?.close());
+
+  it('shows by how much in database_clock_offset_seconds, at each scrape', async () => {
+    const read = async () => {
+      const page = parseMetricsPage(
+        await (await fetch(`http://127.0.0.1:${app.get(MetricsServer).port()}/metrics`)).text(),
+      );
+      return samplesOf(page, 'database_clock_offset_seconds')[0].value;
+    };
+    const expected = () => (app.clock.now().getTime() - Date.now()) / 1000;
+    expect(Math.abs(expected())).toBeGreaterThan(3600);
+    expect(Math.abs((await read()) - expected())).toBeLessThan(2);
+    app.clock.advance(90_000);
+    expect(Math.abs((await read()) - expected())).toBeLessThan(2);
   });
 });
 

@@ -33,6 +33,7 @@ const API_FAMILIES = [
   'register_probe_duration_seconds',
   'detection_checks_total',
   'detection_changes_total',
+  'database_clock_offset_seconds',
 ];
 const WORKER_FAMILIES = [
   ...API_FAMILIES.filter((f) => f !== 'http_request_duration_seconds'),
@@ -175,6 +176,8 @@ suite('metrics of the api and worker processes (Postgres + Bull)', () => {
     );
     expect(value(workerPage.page, 'register_probe_duration_seconds_count', { register: 'AU', result: 'ok' })).toBe(1);
     for (const { page } of [apiPage, workerPage]) {
+      // Each process's clock against Postgres's, on one host: the same within a round trip.
+      expect(Math.abs(value(page, 'database_clock_offset_seconds', {}))).toBeLessThan(1);
       for (const queue of ['probe', 'delivery', 'detection-check', 'feed-poll'])
         expect(
           samplesOf(page, 'job_queue_depth')

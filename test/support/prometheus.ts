@@ -112,6 +112,7 @@ export const SERVICE_FAMILIES: Record<string, { type: string; labels: string[] }
   detection_checks_total: { type: 'counter', labels: ['outcome', 'register'] },
   detection_changes_total: { type: 'counter', labels: ['kind', 'register'] },
   detection_feed_cursor_age_seconds: { type: 'gauge', labels: ['feed', 'register'] },
+  database_clock_offset_seconds: { type: 'gauge', labels: [] },
 };
 
 /** Label values that would make a family's series unbounded: URLs, account, endpoint, event or company ids. */
