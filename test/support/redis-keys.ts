@@ -21,7 +21,7 @@ export function testRedisPrefix(tag: string): TestRedisPrefix {
  * Deletes the keys of a prefix a test made up. Best effort, after the processes using it
  * have stopped: a test never fails on it, and a gone or stalled Redis is given 2 s.
  */
-export async function deleteRedisKeys(url: string | undefined, prefix: string): Promise<void> {
+async function deleteRedisKeys(url: string | undefined, prefix: string): Promise<void> {
   if (!url) return;
   const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 1 });
   try {

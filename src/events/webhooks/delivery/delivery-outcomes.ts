@@ -258,7 +258,7 @@ export class DeliveryOutcomes {
         continue;
       }
       let reason = o.next.disableEndpoint ?? null;
-      const since = o.claim.unsigned ? undefined : failingSince.get(o.claim.endpointId);
+      const since = failingSince.get(o.claim.endpointId);
       if (!reason && since && o.now.getTime() - since.getTime() >= this.config.webhooks.disableAfterMs) {
         reason = `Every delivery attempt failed from ${since.toISOString()} to ${o.now.toISOString()}.`;
       }
